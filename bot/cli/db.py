@@ -1,0 +1,11 @@
+"""`felt db`: not built yet."""
+
+from __future__ import annotations
+
+from bot.cli.common import SubParsers, not_yet
+
+
+def register(subparsers: SubParsers) -> None:
+    """Add the `db` subcommand."""
+    parser = subparsers.add_parser("db", help="(coming soon)")
+    parser.set_defaults(handler=not_yet("felt db"))

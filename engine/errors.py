@@ -1,0 +1,19 @@
+"""The engine's error hierarchy: one base, a branch for malformed input and one for refusals."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises; its message is fit to show a player."""
+
+
+class MalformedInputError(EngineError, ValueError):
+    """Input that cannot be understood at all (a card like "Zz", a negative amount)."""
+
+
+class CardParseError(MalformedInputError):
+    """Text that is not a card or list of cards."""
+
+
+class IllegalActionError(EngineError):
+    """A well-formed action that the rules do not allow now; the state is left unchanged."""
