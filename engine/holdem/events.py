@@ -1,0 +1,125 @@
+"""What happened in a hand. Events are past-tense values; ``HoleCardsDealt`` is private.
+
+Players are numbered in PHH order: 0 is the first seat left of the button, the last is the button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.holdem.actions import ActionKind
+
+
+@dataclass(frozen=True, slots=True)
+class AntePosted:
+    """A player posted an ante (possibly all-in for less)."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPosted:
+    """A player posted a blind or straddle (possibly all-in for less)."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt:
+    """A player received hole cards. Private to that player until they are shown."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+    @property
+    def private_to(self) -> int:
+        """The only player who may see this event."""
+        return self.player
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerActed:
+    """A player folded, checked, called, bet or raised.
+
+    ``added`` is how many chips went in with this action, ``bet_to`` the player's bet on the
+    street afterwards, ``all_in`` whether the player has no chips left.
+    """
+
+    player: int
+    kind: ActionKind
+    added: int
+    bet_to: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned:
+    """The uncalled part of a bet went back to the player."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    """Community cards were dealt (``street`` is 1 for the flop, 2 turn, 3 river)."""
+
+    street: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown:
+    """A player showed their hole cards at showdown."""
+
+    player: int
+    cards: tuple[Card, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsMucked:
+    """A player threw their hand away at showdown without showing it."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    """A pot (0 = main, then side pots) was won.
+
+    ``shares`` pairs each winner with the chips they got (the odd chip goes to the first winner
+    left of the button). ``description`` names the winning hand, or is empty when everyone else
+    folded.
+    """
+
+    pot: int
+    amount: int
+    eligible: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The hand is over: the final stacks, and each player's net result."""
+
+    stacks: tuple[int, ...]
+    net: tuple[int, ...]
+
+
+Event = (
+    AntePosted
+    | BlindPosted
+    | HoleCardsDealt
+    | PlayerActed
+    | BetReturned
+    | BoardDealt
+    | CardsShown
+    | CardsMucked
+    | PotAwarded
+    | HandEnded
+)

@@ -1,0 +1,424 @@
+"""PHH, the Poker Hand History standard (TOML): reading, writing and replaying hands.
+
+We follow PokerKit's reading of the standard: player 1 (``p1``) sits first left of the button
+(heads-up that is the big blind), amounts are "to" totals, ``sm`` without cards mucks, and a
+history that leaves out routine checks or folds is completed the way PokerKit completes it (an
+action naming a player who is not to act first checks, or else folds, for the skipped players).
+An action that is illegal for the player whose turn it is stays an error.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import DECK, Card, parse_card
+from engine.errors import EngineError, MalformedInputError
+from engine.holdem.actions import Action, Call, Check, Fold, Muck, RaiseTo, Show
+from engine.holdem.hand import BOARD_CARDS_BY_STREET, Hand, Phase, ShowdownMode
+from engine.holdem.stakes import Stakes
+
+SUPPORTED_VARIANT = "NT"
+"""No-limit Texas hold'em, the only PHH variant Felt plays."""
+
+REQUIRED_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions")
+
+
+class PhhError(MalformedInputError):
+    """A hand history that does not follow the PHH standard."""
+
+
+class ReplayError(EngineError):
+    """A hand history whose actions cannot be played: it names the action and why."""
+
+    def __init__(self, index: int, action: str, reason: str) -> None:
+        super().__init__(f"action {index + 1} {action!r}: {reason}")
+        self.index = index
+        self.action = action
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class HandHistory:
+    """One hand in PHH form. ``extra`` keeps every other field (optional and ``_user`` ones)."""
+
+    antes: tuple[int, ...]
+    blinds_or_straddles: tuple[int, ...]
+    min_bet: int
+    starting_stacks: tuple[int, ...]
+    actions: tuple[str, ...]
+    ante_trimming_status: bool = False
+    variant: str = SUPPORTED_VARIANT
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def stakes(self) -> Stakes:
+        """The forced bets as the engine takes them."""
+        return Stakes(self.antes, self.blinds_or_straddles, self.min_bet, self.ante_trimming_status)
+
+    @property
+    def finishing_stacks(self) -> tuple[int, ...] | None:
+        """The ``finishing_stacks`` field, if the history has one."""
+        value = self.extra.get("finishing_stacks")
+        return tuple(value) if value is not None else None
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+def loads(text: str) -> HandHistory:
+    """Parse one hand from PHH text."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PhhError(f"not valid TOML: {error}") from None
+    return from_mapping(table)
+
+
+def loads_all(text: str) -> list[tuple[str, HandHistory]]:
+    """Parse a multi-hand ``.phhs`` text: TOML tables ``[1]``, ``[2]``, ... in file order."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PhhError(f"not valid TOML: {error}") from None
+    hands = []
+    for name, table in document.items():
+        if not isinstance(table, dict):
+            raise PhhError(f"top-level key {name!r} is not a hand table")
+        try:
+            hands.append((name, from_mapping(table)))
+        except PhhError as error:
+            raise PhhError(f"hand [{name}]: {error}") from None
+    return hands
+
+
+def from_mapping(table: Mapping[str, Any]) -> HandHistory:
+    """Build and validate a ``HandHistory`` from parsed TOML."""
+    missing = [name for name in REQUIRED_FIELDS if name not in table]
+    if missing:
+        raise PhhError(f"missing required field(s): {', '.join(missing)}")
+    variant = table["variant"]
+    if variant != SUPPORTED_VARIANT:
+        raise PhhError(f"variant {variant!r} is not supported (only {SUPPORTED_VARIANT!r})")
+    stacks = _int_list(table, "starting_stacks", None)
+    players = len(stacks)
+    if players < 2:
+        raise PhhError("starting_stacks must list at least two players")
+    if any(stack <= 0 for stack in stacks):
+        raise PhhError("starting_stacks must all be positive")
+    antes = _int_list(table, "antes", players)
+    blinds = _int_list(table, "blinds_or_straddles", players)
+    min_bet = table["min_bet"]
+    if not _is_int(min_bet) or min_bet < 1:
+        raise PhhError(f"min_bet must be a whole number >= 1, not {min_bet!r}")
+    actions = table["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PhhError("actions must be a list of strings")
+    trimming = table.get("ante_trimming_status", False)
+    if not isinstance(trimming, bool):
+        raise PhhError("ante_trimming_status must be true or false")
+    known = {*REQUIRED_FIELDS, "ante_trimming_status"}
+    extra = {key: value for key, value in table.items() if key not in known}
+    return HandHistory(antes, blinds, min_bet, stacks, tuple(actions), trimming, variant, extra)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(table: Mapping[str, Any], name: str, length: int | None) -> tuple[int, ...]:
+    value = table[name]
+    if _is_int(value) and length is not None:
+        value = [value] * length
+    if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
+        raise PhhError(f"{name} must be a list of whole numbers >= 0")
+    if length is not None and len(value) != length:
+        raise PhhError(f"{name} lists {len(value)} players, starting_stacks {length}")
+    return tuple(value)
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@dataclass(frozen=True, slots=True)
+class _DealHole:
+    player: int
+    cards: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _DealBoard:
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _PlayerAction:
+    player: int
+    verb: str
+    amount: int | None = None
+    cards: tuple[Card | None, ...] = ()
+
+
+_Line = _DealHole | _DealBoard | _PlayerAction
+_CARD_PAIR = re.compile(r"[2-9TJQKA?][cdhs?]", re.IGNORECASE)
+
+
+def _parse_cards(text: str) -> tuple[Card | None, ...]:
+    if len(text) % 2 or not _CARD_PAIR.fullmatch(text[:2] or "x"):
+        raise PhhError(f"{text!r} is not a card list")
+    cards: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        pair = text[i : i + 2]
+        if "?" in pair:
+            cards.append(None)
+        else:
+            try:
+                cards.append(parse_card(pair))
+            except EngineError:
+                raise PhhError(f"{pair!r} is not a card") from None
+    return tuple(cards)
+
+
+def _parse_player(label: str, players: int) -> int:
+    if not re.fullmatch(r"p[1-9][0-9]*", label):
+        raise PhhError(f"{label!r} is not a player (p1, p2, ...)")
+    index = int(label[1:]) - 1
+    if index >= players:
+        raise PhhError(f"{label} does not exist in a {players}-player hand")
+    return index
+
+
+def parse_action(text: str, players: int) -> _Line | None:
+    """Parse one action line; ``None`` for an empty line or a bare comment."""
+    words = text.split("#", 1)[0].split()
+    match words:
+        case []:
+            return None
+        case ["d", "dh", label, cards]:
+            return _DealHole(_parse_player(label, players), _parse_cards(cards))
+        case ["d", "db", cards]:
+            board = _parse_cards(cards)
+            if any(card is None for card in board):
+                raise PhhError("unknown board cards cannot be replayed")
+            return _DealBoard(tuple(card for card in board if card is not None))
+        case [label, ("f" | "cc") as verb]:
+            return _PlayerAction(_parse_player(label, players), verb)
+        case [label, "cbr", amount]:
+            if not re.fullmatch(r"[0-9]+", amount):
+                raise PhhError(f"{amount!r} is not a whole-number amount")
+            return _PlayerAction(_parse_player(label, players), "cbr", int(amount))
+        case [label, "sm"]:
+            return _PlayerAction(_parse_player(label, players), "muck")
+        case [label, "sm", "-"]:
+            return _PlayerAction(_parse_player(label, players), "show")
+        case [label, "sm", cards]:
+            return _PlayerAction(_parse_player(label, players), "show", cards=_parse_cards(cards))
+        case _:
+            raise PhhError("not a no-limit hold'em PHH action")
+
+
+# ------------------------------------------------------------------------------ replay
+
+
+def replay(history: HandHistory) -> Hand:
+    """Play the history's actions through the engine and return the finished hand.
+
+    Raises ``PhhError`` for malformed actions and ``ReplayError`` naming the first action that
+    is illegal, or when the actions stop before the hand is over.
+    """
+    players = len(history.starting_stacks)
+    lines: list[tuple[int, str, _Line]] = []
+    for index, text in enumerate(history.actions):
+        try:
+            line = parse_action(text, players)
+        except PhhError as error:
+            raise ReplayError(index, text, str(error)) from None
+        if line is not None:
+            lines.append((index, text, line))
+    deck = _deck_for(players, [line for _, _, line in lines])
+    try:
+        hand = Hand(history.stakes, history.starting_stacks, deck=deck, showdown=ShowdownMode.MANUAL)
+    except EngineError as error:
+        raise PhhError(str(error)) from None
+    board_seen = 0
+    for index, text, line in lines:
+        try:
+            while True:
+                action = _engine_action(hand, line, board_seen)
+                if action is None:
+                    break
+                player, move, repaired = action
+                hand.act(player, move)
+                if not repaired:
+                    break
+        except EngineError as error:
+            raise ReplayError(index, text, str(error)) from None
+        if isinstance(line, _DealBoard):
+            board_seen += len(line.cards)
+    if hand.phase is Phase.SHOWDOWN:
+        # A history may stop at showdown; the hands still due are shown, as the cards are known.
+        while hand.to_act is not None:
+            hand.act(hand.to_act, Show())
+    if not hand.is_complete:
+        raise ReplayError(len(history.actions) - 1, history.actions[-1] if history.actions else "",
+                          "the actions end before the hand is over")
+    return hand
+
+
+def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Action, bool] | None:
+    """The engine action for a line, or a check/fold for a skipped player (``repaired``)."""
+    legal = hand.legal_actions()
+    match line:
+        case _DealHole():
+            return None
+        case _DealBoard(cards=cards):
+            if hand.board[board_seen : board_seen + len(cards)] == list(cards):
+                return None
+            if legal is None:
+                raise ReplayError(0, "", "board cards dealt out of turn")
+        case _PlayerAction(player=player, verb=verb, amount=amount):
+            if verb in ("show", "muck"):
+                if hand.phase is Phase.SHOWDOWN:
+                    return player, Show() if verb == "show" else Muck(), False
+            elif legal is not None and legal.player == player:
+                if verb == "f":
+                    return player, Fold(), False
+                if verb == "cc":
+                    return player, Check() if legal.can_check else Call(), False
+                assert amount is not None
+                return player, RaiseTo(amount), False
+    if legal is None:
+        raise _OutOfTurn(hand)
+    # PokerKit's repair: the skipped player checks if they can, else folds.
+    return legal.player, Check() if legal.can_check else Fold(), True
+
+
+class _OutOfTurn(EngineError):
+    def __init__(self, hand: Hand) -> None:
+        if hand.is_complete:
+            super().__init__("the hand is already over")
+        else:
+            super().__init__("this action is not possible at this point of the hand")
+
+
+def _deck_for(players: int, lines: Sequence[_Line]) -> list[Card]:
+    """A deck order that deals the history's known cards; unknown ones come from the rest."""
+    holes: list[list[Card | None]] = [[] for _ in range(players)]
+    board: list[Card] = []
+    for line in lines:
+        if isinstance(line, _DealHole):
+            holes[line.player].extend(line.cards)
+        elif isinstance(line, _DealBoard):
+            board.extend(line.cards)
+    for line in lines:
+        if isinstance(line, _PlayerAction) and line.verb == "show":
+            hole = holes[line.player]
+            shown = [card for card in line.cards if card is not None]
+            for card in shown:
+                if card in hole:
+                    continue
+                if None in hole:
+                    hole[hole.index(None)] = card
+                elif len(hole) < 2:
+                    hole.append(card)
+                else:
+                    raise PhhError(f"p{line.player + 1} shows {card}, which was not dealt to them")
+    for hole in holes:
+        if len(hole) > 2:
+            raise PhhError("a hold'em player gets exactly two hole cards")
+        hole.extend([None] * (2 - len(hole)))
+    if len(board) > 5:
+        raise PhhError("the board has more than five cards")
+    known = [card for hole in holes for card in hole if card is not None] + board
+    seen: set[Card] = set()
+    for card in known:
+        if card in seen:
+            raise PhhError(f"{card} appears twice in the hand")
+        seen.add(card)
+    spare: Iterator[Card] = (card for card in DECK if card not in seen)
+    deck = [holes[p][r] or next(spare) for r in range(2) for p in range(players)]
+    position = 0
+    for count in BOARD_CARDS_BY_STREET[1:]:
+        deck.append(next(spare))  # burn
+        for _ in range(count):
+            deck.append(board[position] if position < len(board) else next(spare))
+            position += 1
+    return deck
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def from_hand(hand: Hand, /, *, reveal: bool = True, **extra: Any) -> HandHistory:
+    """The PHH of a hand played by the engine.
+
+    With ``reveal=False`` the hole cards of players who never showed them are written ``????``,
+    which is what may be published to other players. ``extra`` adds optional fields (``hand``,
+    ``table``, ``players``, ``time``...); ``finishing_stacks`` is added once the hand is over.
+    """
+    actions = []
+    for line in hand.phh_actions:
+        words = line.split()
+        if not reveal and words[:2] == ["d", "dh"]:
+            player = int(words[2][1:]) - 1
+            if not hand.shown[player]:
+                line = f"d dh {words[2]} ????"
+        actions.append(line)
+    fields = dict(extra)
+    if hand.is_complete:
+        fields["finishing_stacks"] = list(hand.stacks)
+    stakes = hand.stakes
+    return HandHistory(
+        stakes.antes,
+        stakes.blinds_or_straddles,
+        stakes.min_bet,
+        hand.starting_stacks,
+        tuple(actions),
+        stakes.ante_trimming,
+        SUPPORTED_VARIANT,
+        fields,
+    )
+
+
+def dumps(history: HandHistory) -> str:
+    """PHH text for one hand, fields in PokerKit's order, one action per line."""
+    lines = [
+        f"variant = {_toml(history.variant)}",
+        f"ante_trimming_status = {_toml(history.ante_trimming_status)}",
+        f"antes = {_toml(list(history.antes))}",
+        f"blinds_or_straddles = {_toml(list(history.blinds_or_straddles))}",
+        f"min_bet = {_toml(history.min_bet)}",
+        f"starting_stacks = {_toml(list(history.starting_stacks))}",
+        "actions = [",
+        *(f"  {_toml(action)}," for action in history.actions),
+        "]",
+    ]
+    for key, value in history.extra.items():
+        name = key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml(key)
+        lines.append(f"{name} = {_toml(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def dumps_all(histories: Sequence[HandHistory]) -> str:
+    """A ``.phhs`` text holding the hands as tables ``[1]``, ``[2]``, ..."""
+    return "\n".join(f"[{i}]\n{dumps(history)}" for i, history in enumerate(histories, 1))
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        return f'"{escaped}"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    if isinstance(value, float):
+        return repr(value)
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    raise PhhError(f"cannot write {value!r} as a PHH value")
