@@ -1,0 +1,61 @@
+"""The interface between Felt's storage logic and a database engine.
+
+Storage logic is written as plain synchronous functions of a :class:`Transaction`, using portable
+SQL (``?`` placeholders, ``RETURNING``, ``ON CONFLICT ... DO UPDATE``, window functions; no
+engine-specific functions). A :class:`Backend` runs each such function as one transaction on its
+own worker thread, so a transaction is a single hop from the event loop, can never interleave with
+another coroutine, and cannot hold the write lock across an ``await`` to Discord. The SQLite
+adapter lives in ``storage/sqlite.py``; a PostgreSQL adapter would translate placeholders and run
+the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+
+R = TypeVar("R")
+
+Row = tuple[Any, ...]
+Params = Sequence[object]
+
+
+class Transaction(Protocol):
+    """An open transaction: either every statement in it takes effect, or none does."""
+
+    def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return how many rows it changed."""
+        ...
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one statement for each row of parameters."""
+        ...
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        """The first row of a query (or of an ``INSERT/UPDATE ... RETURNING``), or None."""
+        ...
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Every row of a query."""
+        ...
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row, or None when there is no row."""
+        ...
+
+
+class Backend(Protocol):
+    """A database that runs transactions; opened and migrated by its adapter."""
+
+    path: str
+    schema_version: int
+
+    async def write(self, body: Callable[[Transaction], R]) -> R:
+        """Run ``body`` in one serialized read-write transaction; roll back if it raises."""
+        ...
+
+    async def read(self, body: Callable[[Transaction], R]) -> R:
+        """Run ``body`` in a read-only snapshot that never sees half of a write."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,334 @@
+"""Blackjack rounds: bets move from the wallet into round escrow when they are made (at the deal,
+and when a double, split or insurance adds to them), never "settled later" from the wallet; payouts
+and refunds move escrow back, the house covering wins and taking losses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from storage.backend import Transaction
+from storage.errors import (
+    AlreadySettled,
+    InvalidArgument,
+    InvalidSettlement,
+    NotInRound,
+    UnknownRound,
+)
+from storage.ledger import Work, parse_time, require_amount, require_id, require_text
+from storage.models import (
+    AccountKind,
+    BetReason,
+    Game,
+    LedgerKind,
+    RoundBet,
+    RoundOutcome,
+    RoundPlayer,
+    RoundRecord,
+    RoundRefunded,
+    RoundSettled,
+    RoundState,
+    RoundStatus,
+)
+from storage.stats import StatsLine, add_stats
+
+MAX_PAYOUT_MULTIPLE = 3
+"""A payout may be at most this many times the chips a member had in the round: insurance pays
+2:1 (3x its stake back) and a 3:2 blackjack 2.5x, so anything above is a caller's bug, and the
+house does not pay it."""
+
+MAX_HISTORY_CHARS = 200_000
+MAX_PLAYERS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class _Round:
+    round_id: int
+    guild_id: int
+    channel_id: int
+    status: RoundStatus
+
+
+@dataclass(frozen=True, slots=True)
+class _Player:
+    user_id: int
+    account_id: int
+    escrow: int
+
+
+def _round(tx: Transaction, round_id: int, *, must_be_open: bool = True) -> _Round:
+    row = tx.one(
+        "SELECT guild_id, channel_id, status FROM bj_rounds WHERE round_id = ?", (round_id,)
+    )
+    if row is None:
+        raise UnknownRound(round_id)
+    found = _Round(round_id, int(row[0]), int(row[1]), RoundStatus(row[2]))
+    if must_be_open and found.status is not RoundStatus.OPEN:
+        raise AlreadySettled(f"Blackjack round {round_id}", found.status.value)
+    return found
+
+
+def _players(tx: Transaction, round_id: int) -> list[_Player]:
+    rows = tx.all(
+        "SELECT p.user_id, p.account_id, a.balance FROM bj_players p "
+        "JOIN accounts a ON a.account_id = p.account_id WHERE p.round_id = ? ORDER BY p.user_id",
+        (round_id,),
+    )
+    return [_Player(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+
+def _state(work: Work, found: _Round) -> RoundState:
+    players = _players(work.tx, found.round_id)
+    wallets = {}
+    for player in players:
+        wallets[player.user_id] = work.member(found.guild_id, player.user_id).balance
+    return RoundState(
+        found.round_id,
+        found.guild_id,
+        found.channel_id,
+        RoundStatus.OPEN,
+        {player.user_id: player.escrow for player in players},
+        wallets,
+    )
+
+
+def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, int]) -> RoundState:
+    """Deal a round: every member's bet moves from their wallet into the round's escrow."""
+    if not isinstance(bets, Mapping) or not 1 <= len(bets) <= MAX_PLAYERS:
+        raise InvalidArgument(f"A round needs between 1 and {MAX_PLAYERS} bets.")
+    for user_id, amount in bets.items():
+        require_id(user_id, "A user id")
+        require_amount(amount, what="bet")
+    work.guild(guild_id)
+    round_id = int(
+        work.tx.value(
+            "INSERT INTO bj_rounds (guild_id, channel_id, status, opened_at) "
+            "VALUES (?, ?, 'open', ?) RETURNING round_id",
+            (guild_id, channel_id, work.stamp),
+        )
+    )
+    work.guild_id, work.round_id = guild_id, round_id
+    if len(bets) == 1:
+        work.actor_id = next(iter(bets))
+    for user_id, amount in sorted(bets.items()):
+        wallet = work.open_member(guild_id, user_id)
+        escrow = work.new_account(guild_id, AccountKind.BET, user_id)
+        work.tx.execute(
+            "INSERT INTO bj_players (round_id, user_id, account_id, total_bet) VALUES (?, ?, ?, ?)",
+            (round_id, user_id, escrow, amount),
+        )
+        work.tx.execute(
+            "INSERT INTO bj_bets (round_id, user_id, reason, amount, created_at) "
+            "VALUES (?, ?, 'initial', ?, ?)",
+            (round_id, user_id, amount, work.stamp),
+        )
+        work.transfer(guild_id, wallet.account_id, escrow, amount, LedgerKind.BET, user_id=user_id)
+    return _state(work, _Round(round_id, guild_id, channel_id, RoundStatus.OPEN))
+
+
+def add_bet(work: Work, round_id: int, user_id: int, amount: int, reason: BetReason) -> RoundState:
+    """Grow a member's stake in an open round (double, split or insurance), paid from the
+    wallet at this moment."""
+    require_amount(amount, what="bet")
+    if not isinstance(reason, BetReason) or reason is BetReason.INITIAL:
+        raise InvalidArgument("A bet in play can only grow by a double, a split or insurance.")
+    found = _round(work.tx, round_id)
+    work.guild_id, work.actor_id, work.round_id = found.guild_id, user_id, round_id
+    player = next((p for p in _players(work.tx, round_id) if p.user_id == user_id), None)
+    if player is None:
+        raise NotInRound(round_id, user_id)
+    wallet = work.member(found.guild_id, user_id)
+    work.transfer(
+        found.guild_id,
+        wallet.account_id,
+        player.account_id,
+        amount,
+        LedgerKind.BET,
+        user_id=user_id,
+    )
+    work.tx.execute(
+        "UPDATE bj_players SET total_bet = total_bet + ? WHERE round_id = ? AND user_id = ?",
+        (amount, round_id, user_id),
+    )
+    work.tx.execute(
+        "INSERT INTO bj_bets (round_id, user_id, reason, amount, created_at) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (round_id, user_id, reason.value, amount, work.stamp),
+    )
+    return _state(work, found)
+
+
+def _check_outcome(user_id: int, outcome: object, escrow: int) -> RoundOutcome:
+    if not isinstance(outcome, RoundOutcome):
+        raise InvalidSettlement("Round outcomes must be RoundOutcome values.")
+    require_amount(outcome.payout, what="payout", allow_zero=True)
+    if outcome.payout > MAX_PAYOUT_MULTIPLE * escrow:
+        raise InvalidSettlement(
+            f"A payout of {outcome.payout:,} to <@{user_id}> is more than "
+            f"{MAX_PAYOUT_MULTIPLE} times the {escrow:,} chips they had in the round."
+        )
+    counts = (outcome.hands_played, outcome.hands_won, outcome.blackjacks)
+    if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
+        raise InvalidSettlement("Hand counts must be whole numbers of zero or more.")
+    if outcome.hands_won > outcome.hands_played or outcome.blackjacks > outcome.hands_played:
+        raise InvalidSettlement("A member cannot win more hands than they played.")
+    return outcome
+
+
+def settle_round(
+    work: Work, round_id: int, outcomes: Mapping[int, RoundOutcome], history: str
+) -> RoundSettled:
+    """Pay a finished round out: escrow to wallets, the house paying or taking the difference."""
+    found = _round(work.tx, round_id)
+    work.guild_id, work.round_id = found.guild_id, round_id
+    require_text(history, "The round history", limit=MAX_HISTORY_CHARS)
+    players = _players(work.tx, round_id)
+    if not isinstance(outcomes, Mapping) or set(outcomes) != {p.user_id for p in players}:
+        raise InvalidSettlement(
+            "A settlement must give an outcome for exactly the round's players."
+        )
+    checked = {p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow) for p in players}
+    house = work.guild(found.guild_id).house_account_id
+    house_delta = 0
+    payouts: dict[int, int] = {}
+    nets: dict[int, int] = {}
+    wallets: dict[int, int] = {}
+    lines: list[StatsLine] = []
+    for player in players:
+        outcome = checked[player.user_id]
+        wallet = work.member(found.guild_id, player.user_id)
+        if player.escrow:
+            work.move(
+                found.guild_id, player.account_id, -player.escrow, LedgerKind.PAYOUT, player.user_id
+            )
+        balance = wallet.balance
+        if outcome.payout:
+            balance = work.move(
+                found.guild_id, wallet.account_id, outcome.payout, LedgerKind.PAYOUT, player.user_id
+            )
+        house_delta += player.escrow - outcome.payout
+        net = outcome.payout - player.escrow
+        payouts[player.user_id], nets[player.user_id], wallets[player.user_id] = (
+            outcome.payout,
+            net,
+            balance,
+        )
+        work.tx.execute(
+            "UPDATE bj_players SET payout = ?, hands_played = ?, hands_won = ?, blackjacks = ? "
+            "WHERE round_id = ? AND user_id = ?",
+            (
+                outcome.payout,
+                outcome.hands_played,
+                outcome.hands_won,
+                outcome.blackjacks,
+                round_id,
+                player.user_id,
+            ),
+        )
+        lines.append(
+            StatsLine(
+                player.user_id,
+                net,
+                hands_played=outcome.hands_played,
+                hands_won=outcome.hands_won,
+                rounds_played=1,
+                blackjacks=outcome.blackjacks,
+                biggest_pot=max(net, 0),
+            )
+        )
+    if house_delta:
+        work.move(found.guild_id, house, house_delta, LedgerKind.PAYOUT)
+    season_id = work.guild(found.guild_id).season_id
+    work.tx.execute(
+        "UPDATE bj_rounds SET status = 'settled', ended_at = ?, history = ?, season_id = ? "
+        "WHERE round_id = ?",
+        (work.stamp, history, season_id, round_id),
+    )
+    add_stats(work, found.guild_id, season_id, Game.BLACKJACK, lines)
+    return RoundSettled(round_id, payouts, nets, wallets)
+
+
+def refund_round(work: Work, round_id: int, reason: str) -> RoundRefunded:
+    """Cancel an open round: every member's escrow goes back to their wallet."""
+    require_text(reason, "The reason", limit=500)
+    found = _round(work.tx, round_id)
+    work.guild_id, work.round_id, work.note = found.guild_id, round_id, reason
+    refunds: dict[int, int] = {}
+    wallets: dict[int, int] = {}
+    for player in _players(work.tx, round_id):
+        wallet = work.member(found.guild_id, player.user_id)
+        balance = wallet.balance
+        if player.escrow:
+            _escrow, balance = work.transfer(
+                found.guild_id,
+                player.account_id,
+                wallet.account_id,
+                player.escrow,
+                LedgerKind.REFUND,
+                user_id=player.user_id,
+            )
+        refunds[player.user_id] = player.escrow
+        wallets[player.user_id] = balance
+    work.tx.execute(
+        "UPDATE bj_rounds SET status = 'refunded', ended_at = ?, refund_reason = ? "
+        "WHERE round_id = ?",
+        (work.stamp, reason, round_id),
+    )
+    return RoundRefunded(round_id, refunds, wallets, reason)
+
+
+def read_round(tx: Transaction, round_id: int) -> RoundRecord | None:
+    row = tx.one(
+        "SELECT guild_id, channel_id, status, opened_at, ended_at, history, refund_reason "
+        "FROM bj_rounds WHERE round_id = ?",
+        (round_id,),
+    )
+    if row is None:
+        return None
+    players = tx.all(
+        "SELECT user_id, total_bet, payout, hands_played, hands_won, blackjacks "
+        "FROM bj_players WHERE round_id = ? ORDER BY user_id",
+        (round_id,),
+    )
+    bets = tx.all(
+        "SELECT user_id, reason, amount FROM bj_bets WHERE round_id = ? ORDER BY bet_id",
+        (round_id,),
+    )
+    return RoundRecord(
+        round_id=round_id,
+        guild_id=int(row[0]),
+        channel_id=int(row[1]),
+        status=RoundStatus(row[2]),
+        opened_at=parse_time(row[3]),
+        ended_at=None if row[4] is None else parse_time(row[4]),
+        history=row[5],
+        refund_reason=row[6],
+        players=tuple(
+            RoundPlayer(
+                int(p[0]),
+                int(p[1]),
+                None if p[2] is None else int(p[2]),
+                int(p[3]),
+                int(p[4]),
+                int(p[5]),
+            )
+            for p in players
+        ),
+        bets=tuple(RoundBet(int(b[0]), BetReason(b[1]), int(b[2])) for b in bets),
+    )
+
+
+def list_rounds(
+    tx: Transaction, guild_id: int, user_id: int | None, limit: int, offset: int
+) -> list[RoundRecord]:
+    """Rounds newest first, optionally only those a member played."""
+    sql = "SELECT r.round_id FROM bj_rounds r"
+    params: list[object] = []
+    if user_id is not None:
+        sql += " JOIN bj_players p ON p.round_id = r.round_id AND p.user_id = ?"
+        params.append(user_id)
+    sql += " WHERE r.guild_id = ? ORDER BY r.opened_at DESC, r.round_id DESC LIMIT ? OFFSET ?"
+    params.extend([guild_id, limit, offset])
+    records = [read_round(tx, int(row[0])) for row in tx.all(sql, params)]
+    return [record for record in records if record is not None]

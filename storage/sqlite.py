@@ -1,0 +1,374 @@
+"""The SQLite adapter: connections, pragmas, ``BEGIN IMMEDIATE`` transactions and migrations.
+
+Everything SQLite-specific lives here (and in the DDL of ``storage/migrations/``): WAL, the
+``synchronous`` level, foreign keys, the busy timeout, ``PRAGMA user_version`` and
+``application_id``. Two aiosqlite connections are opened: a writer, serialized by an
+``asyncio.Lock``, and a ``query_only`` reader whose snapshots (WAL) never show half a transaction.
+
+A transaction body runs on the connection's own aiosqlite worker thread as one call (through
+aiosqlite's queue), so a whole operation costs one hop from the event loop. If the awaiting
+coroutine is cancelled, the body still finishes and commits or rolls back as a unit; a caller that
+retries with the same idempotency key then gets the stored result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from storage.backend import Params, Row, Transaction
+from storage.errors import (
+    DatabaseBusy,
+    DatabaseFailure,
+    DatabaseNotFound,
+    DatabaseOutdated,
+    DatabaseTooNew,
+    MigrationError,
+    NotAFeltDatabase,
+    StorageClosed,
+    StorageError,
+)
+from storage.models import MigrationReport
+
+R = TypeVar("R")
+
+APPLICATION_ID = 0x46454C54
+"""``PRAGMA application_id`` of a Felt database: "FELT" in ASCII."""
+
+DEFAULT_BUSY_TIMEOUT = 5.0
+"""Seconds a connection waits for another process's write lock before giving up."""
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+"""Where the numbered ``NNNN_name.sql`` files live (shipped as package data)."""
+
+
+class Synchronous(StrEnum):
+    """SQLite's ``synchronous`` level in WAL mode: how hard a commit waits for the disk.
+
+    ``FULL`` syncs the write-ahead log at every commit: a committed operation survives a power
+    cut or kernel crash. ``NORMAL`` syncs only at checkpoints: the database can never be
+    corrupted and a killed *process* loses nothing (the OS still holds the written log), but a
+    power cut or kernel crash can lose the last commits (at most since the last checkpoint).
+    """
+
+    FULL = "FULL"
+    NORMAL = "NORMAL"
+
+
+DEFAULT_SYNCHRONOUS = Synchronous.FULL
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered schema step from ``storage/migrations/NNNN_name.sql``."""
+
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def statements(self) -> list[str]:
+        """The file split into complete statements (trigger bodies kept whole)."""
+        statements: list[str] = []
+        buffer = ""
+        for line in self.sql.splitlines(keepends=True):
+            if not buffer and (not line.strip() or line.lstrip().startswith("--")):
+                continue
+            buffer += line
+            if sqlite3.complete_statement(buffer):
+                statements.append(buffer.strip())
+                buffer = ""
+        if buffer.strip():
+            raise MigrationError(f"migration {self.name} ends with an incomplete statement")
+        return statements
+
+
+def load_migrations() -> tuple[Migration, ...]:
+    """Every migration shipped with this version of Felt, in order; checks the numbering."""
+    found: list[Migration] = []
+    for entry in MIGRATIONS_DIR.iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match is None:
+            continue
+        found.append(Migration(int(match.group(1)), entry.name, entry.read_text("utf-8")))
+    found.sort(key=lambda migration: migration.version)
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise MigrationError(f"migration number {expected} is missing (found {migration.name})")
+    return tuple(found)
+
+
+def latest_version() -> int:
+    """The schema version this code writes."""
+    return len(load_migrations())
+
+
+class SqliteTransaction:
+    """A :class:`storage.backend.Transaction` over a sqlite3 connection inside ``BEGIN``."""
+
+    __slots__ = ("_connection",)
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    def execute(self, sql: str, params: Params = ()) -> int:
+        return self._connection.execute(sql, params).rowcount
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        self._connection.executemany(sql, rows)
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        # fetchall, not fetchone: it finishes the statement (RETURNING included) at once.
+        rows = self._connection.execute(sql, params).fetchall()
+        return tuple(rows[0]) if rows else None
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        return [tuple(row) for row in self._connection.execute(sql, params).fetchall()]
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        row = self.one(sql, params)
+        return None if row is None else row[0]
+
+
+def _translate(error: sqlite3.Error) -> StorageError:
+    text = str(error)
+    if isinstance(error, sqlite3.OperationalError) and "locked" in text:
+        return DatabaseBusy()
+    return DatabaseFailure(text)
+
+
+def _run_transaction(
+    connection: sqlite3.Connection, begin: str, body: Callable[[Transaction], R]
+) -> R:
+    """Run ``body`` between ``begin`` and COMMIT on the worker thread; roll back on any error."""
+    try:
+        connection.execute(begin)
+    except sqlite3.Error as error:
+        raise _translate(error) from error
+    try:
+        result = body(SqliteTransaction(connection))
+        connection.execute("COMMIT")
+    except BaseException as error:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if isinstance(error, sqlite3.Error):
+            raise _translate(error) from error
+        raise
+    return result
+
+
+def _header(connection: sqlite3.Connection) -> tuple[int, int, int]:
+    """``(user_version, application_id, number of schema objects)``."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    application = connection.execute("PRAGMA application_id").fetchone()[0]
+    objects = connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+    return int(version), int(application), int(objects)
+
+
+def _check_identity(path: str, version: int, application: int, objects: int) -> None:
+    if application not in (0, APPLICATION_ID):
+        raise NotAFeltDatabase(path, f"application id {application:#x}")
+    if application == 0 and (version != 0 or objects != 0):
+        raise NotAFeltDatabase(path, "it holds another program's tables")
+
+
+def _migrate(connection: sqlite3.Connection, path: str) -> MigrationReport:
+    """Apply every pending migration, each in its own transaction with its version bump."""
+    migrations = load_migrations()
+    latest = len(migrations)
+    try:
+        before, application, objects = _header(connection)
+    except sqlite3.DatabaseError as error:
+        raise NotAFeltDatabase(path, str(error)) from error
+    _check_identity(path, before, application, objects)
+    if before > latest:
+        raise DatabaseTooNew(path, before, latest)
+    applied: list[str] = []
+    for migration in migrations[before:]:
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise _translate(error) from error
+        try:
+            # Another process may have migrated while we waited for the lock.
+            current = connection.execute("PRAGMA user_version").fetchone()[0]
+            if current >= migration.version:
+                connection.execute("COMMIT")
+                continue
+            for statement in migration.statements:
+                connection.execute(statement)
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {migration.version}")
+            connection.execute("COMMIT")
+        except sqlite3.Error as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise MigrationError(f"migration {migration.name} failed: {error}") from error
+        applied.append(migration.name)
+    after = connection.execute("PRAGMA user_version").fetchone()[0]
+    return MigrationReport(path, before, int(after), tuple(applied))
+
+
+def _inspect(connection: sqlite3.Connection, path: str) -> int:
+    """The schema version of a database opened without migrating; refuse if unusable."""
+    latest = latest_version()
+    try:
+        version, application, objects = _header(connection)
+    except sqlite3.DatabaseError as error:
+        raise NotAFeltDatabase(path, str(error)) from error
+    _check_identity(path, version, application, objects)
+    if version > latest:
+        raise DatabaseTooNew(path, version, latest)
+    if version < latest:
+        raise DatabaseOutdated(path, version, latest)
+    return version
+
+
+def _configure(
+    connection: sqlite3.Connection, synchronous: Synchronous, busy_timeout: float, writer: bool
+) -> None:
+    connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+    connection.execute("PRAGMA foreign_keys = ON")
+    if writer:
+        mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise DatabaseFailure(f"cannot switch to WAL journal mode (got {mode})")
+    connection.execute(f"PRAGMA synchronous = {synchronous.value}")
+    if not writer:
+        connection.execute("PRAGMA query_only = ON")
+
+
+async def _call(connection: aiosqlite.Connection, function: Callable[..., R], *args: Any) -> R:
+    """Run ``function(*args)`` on the connection's own worker thread, through aiosqlite's queue.
+
+    This is the one place that uses aiosqlite's internal ``_execute``: a whole transaction in
+    one hop instead of one hop per statement (five times faster here).
+    """
+    result: R = await connection._execute(function, *args)  # type: ignore[no-untyped-call]
+    return result
+
+
+def _uri(path: Path, *, create: bool) -> str:
+    return f"{path.resolve().as_uri()}?mode={'rwc' if create else 'rw'}"
+
+
+class SqliteBackend:
+    """A Felt database in one SQLite file: one writer connection and one reader connection."""
+
+    def __init__(
+        self,
+        path: str,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        schema_version: int,
+        migration: MigrationReport | None,
+    ) -> None:
+        self.path = path
+        self.schema_version = schema_version
+        self.migration = migration
+        """What opening migrated, if it was asked to."""
+        self._writer = writer
+        self._reader = reader
+        self._writer_raw = writer._conn
+        self._reader_raw = reader._conn
+        self._write_lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
+        create: bool = True,
+        migrate: bool = True,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> SqliteBackend:
+        """Open (and by default create and migrate) the database file at ``path``.
+
+        Raises :class:`DatabaseNotFound` without ``create`` when the file is missing,
+        :class:`NotAFeltDatabase`, :class:`DatabaseTooNew`, or without ``migrate``
+        :class:`DatabaseOutdated` when the schema is behind.
+        """
+        file = Path(path)
+        shown = str(path)
+        if not create and not await asyncio.to_thread(file.exists):
+            raise DatabaseNotFound(shown)
+        writer = await _connect(file, create=create, busy_timeout=busy_timeout)
+        reader: aiosqlite.Connection | None = None
+        try:
+            raw = writer._conn
+            try:
+                await _call(writer, _configure, raw, synchronous, busy_timeout, True)
+            except sqlite3.DatabaseError as error:
+                raise NotAFeltDatabase(shown, str(error)) from error
+            report: MigrationReport | None = None
+            if migrate:
+                report = await _call(writer, _migrate, raw, shown)
+                version = report.version_after
+            else:
+                version = await _call(writer, _inspect, raw, shown)
+            reader = await _connect(file, create=False, busy_timeout=busy_timeout)
+            await _call(reader, _configure, reader._conn, synchronous, busy_timeout, False)
+        except BaseException:
+            await writer.close()
+            if reader is not None:
+                await reader.close()
+            raise
+        return cls(shown, writer, reader, version, report)
+
+    async def write(self, body: Callable[[Transaction], R]) -> R:
+        """Run ``body`` as one ``BEGIN IMMEDIATE`` transaction, serialized with all writes."""
+        async with self._write_lock:
+            if self._closed:
+                raise StorageClosed()
+            return await _call(
+                self._writer, _run_transaction, self._writer_raw, "BEGIN IMMEDIATE", body
+            )
+
+    async def read(self, body: Callable[[Transaction], R]) -> R:
+        """Run ``body`` inside one read snapshot on the reader connection."""
+        if self._closed:
+            raise StorageClosed()
+        return await _call(self._reader, _run_transaction, self._reader_raw, "BEGIN", body)
+
+    async def close(self) -> None:
+        """Wait for the write in flight, then close both connections. Safe to call twice."""
+        async with self._write_lock:
+            if self._closed:
+                return
+            self._closed = True
+            await self._reader.close()
+            await self._writer.close()
+
+
+async def _connect(path: Path, *, create: bool, busy_timeout: float) -> aiosqlite.Connection:
+    try:
+        return await aiosqlite.connect(
+            _uri(path, create=create),
+            uri=True,
+            isolation_level=None,
+            timeout=busy_timeout,
+            cached_statements=256,
+        )
+    except sqlite3.Error as error:
+        raise DatabaseFailure(f"cannot open {path}: {error}") from error
+
+
+async def migrate_database(path: str | Path) -> MigrationReport:
+    """Create the database if needed and apply every pending migration (``felt db migrate``)."""
+    backend = await SqliteBackend.open(path, create=True, migrate=True)
+    try:
+        assert backend.migration is not None
+        return backend.migration
+    finally:
+        await backend.close()

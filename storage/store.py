@@ -1,0 +1,789 @@
+"""``Storage``: the async API the bot calls for every chip movement and every stored record.
+
+Every method that changes anything is one transaction and takes a caller-supplied idempotency
+``key`` (a Discord interaction id, or ``"hand:<table>:<hand>:settle"``): the same key with the same
+arguments applies once and returns the same result however often it is sent (double clicks,
+retries after a timeout); the same key with different arguments raises
+:class:`IdempotencyConflict`. A refused operation changes nothing and records nothing, so it may
+be retried with the same key once the reason is gone.
+
+Usage::
+
+    storage = await Storage.open("felt.db", clock=clock, economy=EconomySettings(...))
+    report = await storage.recover()          # once, at startup
+    claim = await storage.claim_daily(guild_id, user_id, key=str(interaction.id))
+    await storage.close()
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TextIO, TypeVar
+
+from storage import blackjack, codec, economy, stats, tables
+from storage.backend import Backend, Transaction
+from storage.check import run_check
+from storage.errors import InvalidArgument, UnknownAccount
+from storage.export import (
+    last_entry_id,
+    ledger_header,
+    ledger_rows,
+    read_ledger,
+    write_sessions,
+)
+from storage.ledger import Work, replayed, require_id, require_key
+from storage.models import (
+    Account,
+    BalanceChange,
+    BetReason,
+    CashOut,
+    CheckReport,
+    DailyClaim,
+    Game,
+    HandRecord,
+    HandSettled,
+    HandStarted,
+    HandVoided,
+    Leaderboard,
+    LeaderboardEntry,
+    LedgerEntry,
+    Metric,
+    Period,
+    RecoveryReport,
+    RoundOutcome,
+    RoundRecord,
+    RoundRefunded,
+    RoundSettled,
+    RoundState,
+    Season,
+    SeasonSelector,
+    SeasonStarted,
+    SeatChange,
+    SeatResult,
+    SessionLine,
+    Stats,
+    TableClosed,
+    TableInfo,
+    TableOpened,
+    Transfer,
+)
+from storage.recovery import recover
+from storage.settings import (
+    EconomySettings,
+    coerce,
+    encode_setting,
+    merge,
+    read_economy,
+    read_settings,
+    require_setting_key,
+)
+from storage.sqlite import DEFAULT_BUSY_TIMEOUT, DEFAULT_SYNCHRONOUS, SqliteBackend, Synchronous
+
+R = TypeVar("R")
+T = TypeVar("T")
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an aware datetime (converted to UTC)."""
+
+MAX_PAGE = 100
+EXPORT_BATCH = 2_000
+
+
+def utc_now() -> datetime:
+    """The default clock."""
+    return datetime.now(UTC)
+
+
+def _page(limit: int, offset: int) -> tuple[int, int]:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+        raise InvalidArgument(f"A page holds between 1 and {MAX_PAGE} entries.")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InvalidArgument("A page offset must be zero or more.")
+    return limit, offset
+
+
+class Storage:
+    """Felt's chips, tables, rounds, stats and settings in one database."""
+
+    def __init__(self, backend: Backend, clock: Clock, economy_defaults: EconomySettings) -> None:
+        """Use :meth:`open`; this wraps an already opened backend."""
+        self._backend = backend
+        self._clock = clock
+        self._economy = economy_defaults
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Clock = utc_now,
+        economy: EconomySettings | None = None,
+        synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
+        create: bool = True,
+        migrate: bool = True,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> Storage:
+        """Open the SQLite database at ``path``, creating and migrating it by default.
+
+        ``economy`` holds the defaults (from the config file) that guild settings override.
+        ``synchronous`` trades durability for speed (see :class:`Synchronous`). Without
+        ``create`` a missing file raises :class:`DatabaseNotFound`; without ``migrate`` an old
+        schema raises :class:`DatabaseOutdated`. A database written by a newer Felt raises
+        :class:`DatabaseTooNew`.
+        """
+        backend = await SqliteBackend.open(
+            path,
+            synchronous=synchronous,
+            create=create,
+            migrate=migrate,
+            busy_timeout=busy_timeout,
+        )
+        return cls(backend, clock, economy or EconomySettings())
+
+    async def close(self) -> None:
+        """Finish the write in flight and close the database. Safe to call twice."""
+        await self._backend.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def path(self) -> str:
+        return self._backend.path
+
+    @property
+    def schema_version(self) -> int:
+        return self._backend.schema_version
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        if now.tzinfo is None or now.utcoffset() is None:
+            raise ValueError("the storage clock must return an aware datetime")
+        return now.astimezone(UTC)
+
+    async def _operate(
+        self,
+        name: str,
+        key: str,
+        arguments: Mapping[str, object],
+        result_type: type[R],
+        body: Callable[[Work], R],
+    ) -> R:
+        """Run ``body`` as one idempotent operation: replay a stored result for a known key."""
+        require_key(key)
+        now = self._now()
+        try:
+            print_ = codec.fingerprint(name, arguments)
+        except TypeError as error:
+            raise InvalidArgument(f"Unsupported argument for {name}: {error}") from error
+
+        def run(tx: Transaction) -> R:
+            stored = replayed(tx, name, key, print_)
+            if stored is not None:
+                return codec.loads(result_type, stored)
+            work = Work(tx, now, self._economy)
+            result = body(work)
+            work.record(name, key, print_, codec.dumps(result))
+            return result
+
+        return await self._backend.write(run)
+
+    async def _write(self, body: Callable[[Work], R]) -> R:
+        """A write that is naturally idempotent and needs no key (settings, recovery)."""
+        now = self._now()
+
+        def run(tx: Transaction) -> R:
+            return body(Work(tx, now, self._economy))
+
+        return await self._backend.write(run)
+
+    async def _read(self, body: Callable[[Transaction], R]) -> R:
+        return await self._backend.read(body)
+
+    # --- accounts and the economy ------------------------------------------------------------
+
+    async def ensure_account(self, guild_id: int, user_id: int) -> Account:
+        """The member's account, opened with the guild's starting grant if this is first use."""
+        require_id(guild_id, "A guild id")
+        require_id(user_id, "A user id")
+        return await self._write(lambda work: economy.open_account(work, guild_id, user_id))
+
+    async def get_account(self, guild_id: int, user_id: int) -> Account | None:
+        """The member's account, or None if they never used Felt in this guild."""
+        return await self._read(lambda tx: economy.read_account(tx, guild_id, user_id))
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """The member's wallet balance; :class:`UnknownAccount` if they have none."""
+        account = await self.get_account(guild_id, user_id)
+        if account is None:
+            raise UnknownAccount(guild_id, user_id)
+        return account.balance
+
+    async def claim_daily(self, guild_id: int, user_id: int, *, key: str) -> DailyClaim:
+        """Claim the daily bonus for the current UTC day (opening the account if needed).
+
+        Raises :class:`DailyAlreadyClaimed` (with ``next_claim_at``) or :class:`DailyDisabled`.
+        """
+        require_id(guild_id, "A guild id")
+        require_id(user_id, "A user id")
+        return await self._operate(
+            "claim_daily",
+            key,
+            {"guild_id": guild_id, "user_id": user_id},
+            DailyClaim,
+            lambda work: economy.claim_daily(work, guild_id, user_id),
+        )
+
+    async def admin_grant(
+        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, key: str
+    ) -> BalanceChange:
+        """Mint ``amount`` chips into a member's wallet (opening it if needed)."""
+        require_id(user_id, "A user id")
+        return await self._operate(
+            "admin_grant",
+            key,
+            {"guild_id": guild_id, "user_id": user_id, "amount": amount, "actor_id": actor_id},
+            BalanceChange,
+            lambda work: economy.admin_grant(work, guild_id, user_id, amount, actor_id),
+        )
+
+    async def admin_take(
+        self, guild_id: int, user_id: int, amount: int, *, actor_id: int, key: str
+    ) -> BalanceChange:
+        """Burn ``amount`` chips from a member's wallet; refused beyond its balance."""
+        return await self._operate(
+            "admin_take",
+            key,
+            {"guild_id": guild_id, "user_id": user_id, "amount": amount, "actor_id": actor_id},
+            BalanceChange,
+            lambda work: economy.admin_take(work, guild_id, user_id, amount, actor_id),
+        )
+
+    async def admin_set(
+        self, guild_id: int, user_id: int, balance: int, *, actor_id: int, key: str
+    ) -> BalanceChange:
+        """Set a member's wallet to ``balance`` (recorded as a grant or take of the difference)."""
+        require_id(user_id, "A user id")
+        return await self._operate(
+            "admin_set",
+            key,
+            {"guild_id": guild_id, "user_id": user_id, "balance": balance, "actor_id": actor_id},
+            BalanceChange,
+            lambda work: economy.admin_set(work, guild_id, user_id, balance, actor_id),
+        )
+
+    async def transfer(
+        self, guild_id: int, sender_id: int, recipient_id: int, amount: int, *, key: str
+    ) -> Transfer:
+        """Send chips between members. Raises :class:`TransfersDisabled`,
+        :class:`InvalidTransfer` (to oneself), :class:`UnknownAccount` (recipient never played)
+        or :class:`InsufficientChips`."""
+        require_id(sender_id, "A user id")
+        return await self._operate(
+            "transfer",
+            key,
+            {
+                "guild_id": guild_id,
+                "sender": sender_id,
+                "recipient": recipient_id,
+                "amount": amount,
+            },
+            Transfer,
+            lambda work: economy.transfer(work, guild_id, sender_id, recipient_id, amount),
+        )
+
+    # --- settings ----------------------------------------------------------------------------
+
+    async def get_setting(self, guild_id: int, key: str, default: T) -> T:
+        """A guild setting, or ``default`` when unset or stored with another JSON type."""
+        require_setting_key(key)
+        stored = await self._read(
+            lambda tx: tx.value(
+                "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            )
+        )
+        return default if stored is None else coerce(json.loads(stored), default)
+
+    async def get_settings(self, guild_id: int, defaults: Mapping[str, T]) -> dict[str, T]:
+        """Every key of ``defaults`` with the guild's stored value where it has the right type."""
+        stored = await self._read(lambda tx: read_settings(tx, guild_id))
+        return merge(stored, defaults)
+
+    async def stored_settings(self, guild_id: int) -> dict[str, Any]:
+        """Everything the guild has stored, decoded (for an admin's settings overview)."""
+        return await self._read(lambda tx: read_settings(tx, guild_id))
+
+    async def set_setting(
+        self, guild_id: int, key: str, value: object, *, actor_id: int | None = None
+    ) -> None:
+        """Store a guild setting (JSON); economy keys are checked for type and range."""
+        require_id(guild_id, "A guild id")
+        require_setting_key(key)
+        text = encode_setting(key, value)
+
+        def body(work: Work) -> None:
+            work.guild(guild_id)
+            work.tx.execute(
+                "INSERT INTO guild_settings (guild_id, key, value, updated_at, updated_by) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, key) DO UPDATE SET "
+                "value = excluded.value, updated_at = excluded.updated_at, "
+                "updated_by = excluded.updated_by",
+                (guild_id, key, text, work.stamp, actor_id),
+            )
+
+        await self._write(body)
+
+    async def clear_setting(self, guild_id: int, key: str) -> bool:
+        """Forget a guild setting (back to the default); True if it was set."""
+        require_setting_key(key)
+        return bool(
+            await self._write(
+                lambda work: work.tx.execute(
+                    "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+                )
+            )
+        )
+
+    async def economy(self, guild_id: int) -> EconomySettings:
+        """The guild's economy settings: its overrides on top of the configured defaults."""
+        return await self._read(lambda tx: read_economy(tx, guild_id, self._economy))
+
+    # --- poker tables ------------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        settings: Mapping[str, object],
+        name: str | None = None,
+        key: str,
+    ) -> TableOpened:
+        """Open a table in a channel with the host's settings (stored as JSON, returned as is)."""
+        require_id(guild_id, "A guild id")
+        require_id(channel_id, "A channel id")
+        return await self._operate(
+            "open_table",
+            key,
+            {
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+                "name": name,
+                "settings": dict(settings),
+            },
+            TableOpened,
+            lambda work: tables.open_table(work, guild_id, channel_id, name, settings),
+        )
+
+    async def get_table(self, table_id: int) -> TableInfo | None:
+        """A table with its current seats, or None."""
+        return await self._read(lambda tx: tables.read_table(tx, table_id))
+
+    async def list_tables(
+        self, guild_id: int | None = None, *, open_only: bool = True
+    ) -> list[TableInfo]:
+        """Tables (by default the open ones), of one guild or of all guilds."""
+        return await self._read(lambda tx: tables.list_tables(tx, guild_id, open_only))
+
+    async def buy_in(
+        self,
+        table_id: int,
+        seat_no: int,
+        user_id: int,
+        amount: int,
+        *,
+        key: str,
+        display_name: str | None = None,
+    ) -> SeatChange:
+        """Seat a member with ``amount`` chips moved from their wallet to the seat.
+
+        Raises :class:`SeatTaken`, :class:`AlreadySeated`, :class:`TableClosed`,
+        :class:`InsufficientChips`. ``display_name`` is kept for exports.
+        """
+        require_id(user_id, "A user id")
+        return await self._operate(
+            "buy_in",
+            key,
+            {"table_id": table_id, "seat_no": seat_no, "user_id": user_id, "amount": amount},
+            SeatChange,
+            lambda work: tables.buy_in(
+                work, table_id, seat_no, user_id, amount, display_name=display_name
+            ),
+        )
+
+    async def seat_bot(
+        self, table_id: int, seat_no: int, bot_name: str, amount: int, *, key: str
+    ) -> SeatChange:
+        """Seat a named bot with ``amount`` chips from the guild's house."""
+        return await self._operate(
+            "seat_bot",
+            key,
+            {"table_id": table_id, "seat_no": seat_no, "bot_name": bot_name, "amount": amount},
+            SeatChange,
+            lambda work: tables.seat_bot(work, table_id, seat_no, bot_name, amount),
+        )
+
+    async def rebuy(self, table_id: int, seat_no: int, amount: int, *, key: str) -> SeatChange:
+        """Top up an occupied seat (from the wallet, or the house for a bot).
+
+        Raises :class:`SeatInHand` while the seat plays an unfinished hand.
+        """
+        return await self._operate(
+            "rebuy",
+            key,
+            {"table_id": table_id, "seat_no": seat_no, "amount": amount},
+            SeatChange,
+            lambda work: tables.rebuy(work, table_id, seat_no, amount),
+        )
+
+    async def cash_out(self, table_id: int, seat_no: int, *, key: str) -> CashOut:
+        """Empty a seat: its stack goes to the wallet (or the house for a bot).
+
+        Raises :class:`SeatInHand` while the seat plays an unfinished hand.
+        """
+        return await self._operate(
+            "cash_out",
+            key,
+            {"table_id": table_id, "seat_no": seat_no},
+            CashOut,
+            lambda work: tables.cash_out(work, table_id, seat_no),
+        )
+
+    async def start_hand(
+        self, table_id: int, hand_id: int, stacks: Mapping[int, int], *, key: str
+    ) -> HandStarted:
+        """Make a hand and its starting stacks durable; call before the hand's first action.
+
+        ``stacks`` maps each dealt-in seat to its stack, which must equal what the seat holds.
+        Raises :class:`HandInProgress`, :class:`DuplicateHand`, :class:`StackMismatch`,
+        :class:`EmptySeat`.
+        """
+        return await self._operate(
+            "start_hand",
+            key,
+            {"table_id": table_id, "hand_id": hand_id, "stacks": _pairs(stacks)},
+            HandStarted,
+            lambda work: tables.start_hand(work, table_id, hand_id, stacks),
+        )
+
+    async def settle_hand(
+        self,
+        table_id: int,
+        hand_id: int,
+        final_stacks: Mapping[int, int],
+        *,
+        phh: str,
+        results: Mapping[int, SeatResult] | None = None,
+        key: str,
+    ) -> HandSettled:
+        """Apply a finished hand: final stacks by seat, its PHH text and per-seat results.
+
+        Raises :class:`AlreadySettled` (settled or voided before), :class:`UnknownHand`, and
+        :class:`InvalidSettlement` when the final stacks name other seats or do not add up to the
+        starting stacks.
+        """
+        seat_results = dict(results or {})
+        return await self._operate(
+            "settle_hand",
+            key,
+            {
+                "table_id": table_id,
+                "hand_id": hand_id,
+                "stacks": _pairs(final_stacks),
+                "phh": phh,
+                "results": _pairs(seat_results),
+            },
+            HandSettled,
+            lambda work: tables.settle_hand(
+                work, table_id, hand_id, final_stacks, phh=phh, results=seat_results
+            ),
+        )
+
+    async def void_hand(self, table_id: int, hand_id: int, *, reason: str, key: str) -> HandVoided:
+        """Cancel an unfinished hand: every seat keeps its starting stack."""
+        return await self._operate(
+            "void_hand",
+            key,
+            {"table_id": table_id, "hand_id": hand_id, "reason": reason},
+            HandVoided,
+            lambda work: tables.void_hand(work, table_id, hand_id, reason),
+        )
+
+    async def close_table(
+        self, table_id: int, *, key: str, actor_id: int | None = None
+    ) -> TableClosed:
+        """Close a table: void its unfinished hand and cash every seat out."""
+        return await self._operate(
+            "close_table",
+            key,
+            {"table_id": table_id, "actor_id": actor_id},
+            TableClosed,
+            lambda work: tables.close_table(work, table_id, actor_id),
+        )
+
+    async def get_hand(self, table_id: int, hand_id: int) -> HandRecord | None:
+        """A stored hand with its seats and PHH text, or None."""
+        return await self._read(lambda tx: tables.read_hand(tx, table_id, hand_id))
+
+    async def list_hands(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        table_id: int | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[HandRecord]:
+        """Hands newest first: a guild's, a member's, or a table's."""
+        _page(limit, offset)
+        return await self._read(
+            lambda tx: tables.list_hands(
+                tx, guild_id, user_id=user_id, table_id=table_id, limit=limit, offset=offset
+            )
+        )
+
+    async def table_sessions(self, table_id: int) -> list[SessionLine]:
+        """A table's seating sessions, PokerNow style."""
+        return await self._read(lambda tx: tables.table_sessions(tx, table_id))
+
+    # --- blackjack ---------------------------------------------------------------------------
+
+    async def open_round(
+        self, guild_id: int, channel_id: int, bets: Mapping[int, int], *, key: str
+    ) -> RoundState:
+        """Deal a blackjack round: each member's bet moves from wallet to round escrow now.
+
+        All bets move or none do (:class:`InsufficientChips` names the member short of chips).
+        """
+        require_id(guild_id, "A guild id")
+        require_id(channel_id, "A channel id")
+        return await self._operate(
+            "open_round",
+            key,
+            {"guild_id": guild_id, "channel_id": channel_id, "bets": _pairs(bets)},
+            RoundState,
+            lambda work: blackjack.open_round(work, guild_id, channel_id, bets),
+        )
+
+    async def add_bet(
+        self, round_id: int, user_id: int, amount: int, *, reason: BetReason, key: str
+    ) -> RoundState:
+        """Move more chips from the wallet into an open round (double, split or insurance)."""
+        return await self._operate(
+            "add_bet",
+            key,
+            {"round_id": round_id, "user_id": user_id, "amount": amount, "reason": reason},
+            RoundState,
+            lambda work: blackjack.add_bet(work, round_id, user_id, amount, reason),
+        )
+
+    async def settle_round(
+        self,
+        round_id: int,
+        outcomes: Mapping[int, RoundOutcome],
+        *,
+        history: str,
+        key: str,
+    ) -> RoundSettled:
+        """Pay a round out: ``outcomes`` by member (payout including stakes), ``history`` its
+        cards and results. The house covers wins and takes losses."""
+        return await self._operate(
+            "settle_round",
+            key,
+            {"round_id": round_id, "outcomes": _pairs(outcomes), "history": history},
+            RoundSettled,
+            lambda work: blackjack.settle_round(work, round_id, outcomes, history),
+        )
+
+    async def refund_round(self, round_id: int, *, reason: str, key: str) -> RoundRefunded:
+        """Cancel an open round: every bet goes back to its wallet."""
+        return await self._operate(
+            "refund_round",
+            key,
+            {"round_id": round_id, "reason": reason},
+            RoundRefunded,
+            lambda work: blackjack.refund_round(work, round_id, reason),
+        )
+
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        """A stored round with its bets, results and history, or None."""
+        return await self._read(lambda tx: blackjack.read_round(tx, round_id))
+
+    async def list_rounds(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[RoundRecord]:
+        """Rounds newest first, a guild's or a member's."""
+        _page(limit, offset)
+        return await self._read(
+            lambda tx: blackjack.list_rounds(tx, guild_id, user_id, limit, offset)
+        )
+
+    # --- recovery and checking ---------------------------------------------------------------
+
+    async def recover(self) -> RecoveryReport:
+        """At startup: void unfinished hands, refund unfinished rounds, report what was put back.
+
+        Safe to run any number of times; a second run finds nothing to do.
+        """
+        return await self._write(recover)
+
+    async def check(self) -> CheckReport:
+        """Verify every balance against the ledger and the guild totals against minting."""
+        version = self.schema_version
+        return await self._read(lambda tx: run_check(tx, version))
+
+    # --- stats, leaderboards, seasons --------------------------------------------------------
+
+    async def stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        game: Game | None = None,
+        season: SeasonSelector = Period.ALL_TIME,
+    ) -> Stats:
+        """A member's results for one game (None: all games), all time or for a season."""
+        return await self._read(lambda tx: stats.read_stats(tx, guild_id, user_id, game, season))
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        metric: Metric,
+        *,
+        game: Game | None = None,
+        season: SeasonSelector = Period.CURRENT_SEASON,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> Leaderboard:
+        """One page of a ranking by balance, net winnings or biggest pot.
+
+        The balance board ranks chips held now (wallet, tables, bets) for the current season and
+        all time, and the archived balances for a past season; it is not per game.
+        """
+        _page(limit, offset)
+        return await self._read(
+            lambda tx: stats.leaderboard(
+                tx, guild_id, metric, game=game, season=season, limit=limit, offset=offset
+            )
+        )
+
+    async def leaderboard_position(
+        self,
+        guild_id: int,
+        user_id: int,
+        metric: Metric,
+        *,
+        game: Game | None = None,
+        season: SeasonSelector = Period.CURRENT_SEASON,
+    ) -> LeaderboardEntry | None:
+        """Where one member stands on a ranking ("you are #12"), or None if unranked."""
+        return await self._read(
+            lambda tx: stats.leaderboard_position(
+                tx, guild_id, user_id, metric, game=game, season=season
+            )
+        )
+
+    async def current_season(self, guild_id: int) -> Season:
+        """The guild's current season (season 1 begins at the guild's first use)."""
+        return await self._write(lambda work: stats.current_season(work, guild_id))
+
+    async def list_seasons(self, guild_id: int) -> list[Season]:
+        return await self._read(lambda tx: stats.list_seasons(tx, guild_id))
+
+    async def start_season(
+        self,
+        guild_id: int,
+        *,
+        name: str | None = None,
+        reset_to: int | None = None,
+        actor_id: int | None = None,
+        key: str,
+    ) -> SeasonStarted:
+        """End the current season (archiving balances) and start the next.
+
+        With ``reset_to`` every wallet is set to that many chips (recorded as ``season_reset``);
+        refused with :class:`SeasonResetBlocked` while members have chips at tables or in rounds.
+        """
+        require_id(guild_id, "A guild id")
+        return await self._operate(
+            "start_season",
+            key,
+            {"guild_id": guild_id, "name": name, "reset_to": reset_to, "actor_id": actor_id},
+            SeasonStarted,
+            lambda work: stats.start_season(work, guild_id, name, reset_to, actor_id),
+        )
+
+    # --- ledger and exports ------------------------------------------------------------------
+
+    async def ledger(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        limit: int = 10,
+        before: int | None = None,
+    ) -> list[LedgerEntry]:
+        """Recent ledger rows, newest first (a member's: their wallet, seats and bets).
+
+        Page back with ``before`` = the smallest ``entry_id`` already shown.
+        """
+        _page(limit, 0)
+
+        def body(tx: Transaction) -> list[LedgerEntry]:
+            up_to = None if before is None else before - 1
+            return read_ledger(tx, guild_id, user_id, up_to=up_to, limit=limit, newest_first=True)
+
+        return await self._read(body)
+
+    async def export_ledger_csv(
+        self, out: TextIO, guild_id: int, *, user_id: int | None = None
+    ) -> int:
+        """Write a guild's (or member's) whole ledger as CSV; return the number of rows.
+
+        Streams in batches; the export is consistent: it ends at the last row that existed when
+        it began (the ledger is append-only, so earlier rows never change).
+        """
+        writer = ledger_header(out)
+        end = await self._read(last_entry_id)
+        after = 0
+        written = 0
+        while True:
+            start = after
+
+            def batch(tx: Transaction, start: int = start) -> list[LedgerEntry]:
+                return read_ledger(
+                    tx, guild_id, user_id, after=start, up_to=end, limit=EXPORT_BATCH
+                )
+
+            entries = await self._read(batch)
+            if not entries:
+                return written
+            writer.writerows(ledger_rows(entries))
+            written += len(entries)
+            after = entries[-1].entry_id
+
+    async def export_sessions_csv(self, out: TextIO, table_id: int) -> int:
+        """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
+        lines = await self.table_sessions(table_id)
+        return write_sessions(out, lines)
+
+
+def _pairs(mapping: Mapping[Any, Any]) -> list[list[Any]]:
+    """A mapping as sorted pairs, for fingerprints (refuses a non-mapping early)."""
+    if not isinstance(mapping, Mapping):
+        raise InvalidArgument("Expected a mapping by seat or member.")
+    return [[k, v] for k, v in sorted(mapping.items(), key=lambda item: repr(item[0]))]
