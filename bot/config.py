@@ -1,0 +1,447 @@
+"""Felt's configuration: one TOML file, every key optional, every default defined here only.
+
+The file (default ``./config.toml``; ``felt run --config PATH``) has the sections
+``[discord]``, ``[database]``, ``[logging]``, ``[holdem]``, ``[blackjack]`` and ``[economy]``.
+``config.example.toml`` at the repository root documents every key; a test keeps it equal to
+the defaults below.
+
+Loading refuses unknown keys and wrong types with one line naming the key and the expected type,
+because a typo that is silently ignored (``turn_secods = 5``) is worse than a bot that will not
+start. The token may come from the ``DISCORD_TOKEN`` environment variable, which wins over the
+file, so that the file can be committed or shared without a secret in it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import os
+import tomllib
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG_PATH = Path("config.toml")
+TOKEN_ENVIRONMENT_VARIABLE = "DISCORD_TOKEN"
+DISCORD_API_BASE_URL = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message is one line naming the key at fault."""
+
+
+class SyncMode(enum.StrEnum):
+    """When `felt run` pushes the application commands to Discord."""
+
+    AUTO = "auto"
+    """Only when the command tree differs from the last successful sync (a hash is kept)."""
+    ALWAYS = "always"
+    """On every start; useful after commands were changed by hand in the developer portal."""
+    NEVER = "never"
+    """Never; another process or a deploy step syncs."""
+
+
+class LogFormat(enum.StrEnum):
+    """How log records are written."""
+
+    TEXT = "text"
+    """One human-readable line per record, context as ``key=value`` pairs."""
+    JSON = "json"
+    """One JSON object per line, for log collectors."""
+
+
+class LogLevel(enum.StrEnum):
+    """The standard logging levels, by name."""
+
+    DEBUG = "DEBUG"
+    INFO = "INFO"
+    WARNING = "WARNING"
+    ERROR = "ERROR"
+    CRITICAL = "CRITICAL"
+
+
+def meta(
+    doc: str,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    non_empty: bool = False,
+) -> dict[str, Any]:
+    """A key's metadata: what it does and the range a number (or each list item) must lie in."""
+    return {"doc": doc, "minimum": minimum, "maximum": maximum, "non_empty": non_empty}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordConfig:
+    """How to reach Discord and present the bot there."""
+
+    token: str = field(
+        default="", metadata=meta("The bot token. DISCORD_TOKEN in the environment wins over this.")
+    )
+    api_base_url: str = field(
+        default=DISCORD_API_BASE_URL,
+        metadata=meta(
+            "Base URL of the REST API: point it at a REST proxy (nirn-proxy) or a test server.",
+            non_empty=True,
+        ),
+    )
+    gateway_url: str = field(
+        default=DISCORD_GATEWAY_URL,
+        metadata=meta(
+            "Websocket URL of the gateway: point it at a gateway proxy or a test server.",
+            non_empty=True,
+        ),
+    )
+    dev_guild_ids: tuple[int, ...] = field(
+        default=(),
+        metadata=meta(
+            "Guilds that get the commands instantly (guild commands) instead of a global sync.",
+            minimum=1,
+        ),
+    )
+    shard_count: int = field(
+        default=0,
+        metadata=meta("Total number of shards; 0 asks Discord for its recommendation.", minimum=0),
+    )
+    shard_ids: tuple[int, ...] = field(
+        default=(),
+        metadata=meta(
+            "Shards run by this process (needs shard_count); empty runs them all.", minimum=0
+        ),
+    )
+    sync_commands: SyncMode = field(
+        default=SyncMode.AUTO, metadata=meta("When to push application commands.")
+    )
+    shutdown_grace_seconds: float = field(
+        default=30.0,
+        metadata=meta(
+            "On SIGINT/SIGTERM, how long games may take to finish or void before the bot closes.",
+            minimum=0,
+            maximum=600,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseConfig:
+    """Where chips are kept."""
+
+    path: str = field(
+        default="./felt.db", metadata=meta("The SQLite database file.", non_empty=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LoggingConfig:
+    """What is logged, how, and where."""
+
+    level: LogLevel = field(default=LogLevel.INFO, metadata=meta("Level of Felt's own loggers."))
+    discord_level: LogLevel = field(
+        default=LogLevel.WARNING, metadata=meta("Level of discord.py's loggers.")
+    )
+    format: LogFormat = field(
+        default=LogFormat.TEXT, metadata=meta("text (one line per record) or json.")
+    )
+    file: str = field(
+        default="", metadata=meta("Append logs to this file; empty logs to standard error.")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemConfig:
+    """Defaults of a new Hold'em table; a guild's admins may change them for their server."""
+
+    small_blind: int = field(default=5, metadata=meta("Small blind, in chips.", minimum=1))
+    big_blind: int = field(default=10, metadata=meta("Big blind, in chips.", minimum=1))
+    min_buy_in: int = field(default=200, metadata=meta("Smallest buy-in, in chips.", minimum=1))
+    max_buy_in: int = field(default=1000, metadata=meta("Largest buy-in, in chips.", minimum=1))
+    seats: int = field(default=6, metadata=meta("Seats at a table.", minimum=2, maximum=10))
+    bots: bool = field(default=True, metadata=meta("Whether bot players fill the empty chairs."))
+    bot_delay_seconds: float = field(
+        default=1.5,
+        metadata=meta("How long a bot player thinks before acting.", minimum=0, maximum=30),
+    )
+    turn_seconds: int = field(
+        default=30,
+        metadata=meta(
+            "Time a player has to act before checking or folding.", minimum=5, maximum=600
+        ),
+    )
+    max_sit_out_hands: int = field(
+        default=10,
+        metadata=meta(
+            "Hands a player may sit out before being cashed out.", minimum=1, maximum=1000
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackConfig:
+    """Defaults of a new Blackjack table; a guild's admins may change them for their server."""
+
+    preset: str = field(
+        default="casino", metadata=meta("Rule preset of the Blackjack engine.", non_empty=True)
+    )
+    min_bet: int = field(default=10, metadata=meta("Smallest bet, in chips.", minimum=1))
+    max_bet: int = field(default=500, metadata=meta("Largest bet, in chips.", minimum=1))
+    betting_seconds: int = field(
+        default=12,
+        metadata=meta("Betting window before the cards are dealt.", minimum=3, maximum=120),
+    )
+    turn_seconds: int = field(
+        default=30,
+        metadata=meta("Time a player has to act before the hand stands.", minimum=5, maximum=600),
+    )
+    hints: bool = field(default=True, metadata=meta("Whether /blackjack hint is available."))
+    bot_seats: int = field(
+        default=0, metadata=meta("Bot players at a table, for atmosphere.", minimum=0, maximum=6)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EconomyConfig:
+    """Defaults of a guild's economy; a guild's admins may change them for their server."""
+
+    starting_chips: int = field(
+        default=1000, metadata=meta("Chips a member gets when their account opens.", minimum=0)
+    )
+    daily_amount: int = field(
+        default=200, metadata=meta("Chips /daily gives once per UTC day.", minimum=0)
+    )
+    transfers: bool = field(
+        default=True, metadata=meta("Whether members may /give chips to each other.")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FeltConfig:
+    """The whole configuration. Every section has a default, so ``FeltConfig()`` is valid."""
+
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+    database: DatabaseConfig = field(default_factory=DatabaseConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    holdem: HoldemConfig = field(default_factory=HoldemConfig)
+    blackjack: BlackjackConfig = field(default_factory=BlackjackConfig)
+    economy: EconomyConfig = field(default_factory=EconomyConfig)
+
+    @property
+    def token(self) -> str:
+        """The bot token (already merged with DISCORD_TOKEN), or "" when none was given."""
+        return self.discord.token
+
+
+SECTIONS: dict[str, type[Any]] = {
+    item.name: typing.get_type_hints(FeltConfig)[item.name] for item in fields(FeltConfig)
+}
+
+
+def load_config(
+    path: Path | str | None = None, *, environ: Mapping[str, str] | None = None
+) -> FeltConfig:
+    """Read and check the configuration.
+
+    ``path=None`` reads ``./config.toml`` if it exists and otherwise uses the defaults (the bot
+    runs with only a token); an explicit path that does not exist is an error. The token from
+    ``environ`` (default ``os.environ``) wins over the file's.
+    """
+    environment = os.environ if environ is None else environ
+    if path is None:
+        source = DEFAULT_CONFIG_PATH
+        table = _read_toml(source) if source.is_file() else {}
+    else:
+        source = Path(path)
+        if not source.is_file():
+            raise ConfigError(f"config file not found: {source}")
+        table = _read_toml(source)
+    config = parse_config(table, source=str(source))
+    token = environment.get(TOKEN_ENVIRONMENT_VARIABLE, "").strip()
+    if token:
+        config = replace(config, discord=replace(config.discord, token=token))
+    return config
+
+
+def parse_config(table: Mapping[str, Any], *, source: str = "config") -> FeltConfig:
+    """Build a config from an already parsed TOML table, refusing unknown keys and bad values."""
+    sections: dict[str, Any] = {}
+    for name, value in table.items():
+        section_type = SECTIONS.get(name)
+        if section_type is None:
+            raise ConfigError(f"{source}: unknown section [{name}]{_suggest(name, SECTIONS)}")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{source}: [{name}] must be a table of keys, got {_show(value)}")
+        sections[name] = _parse_section(section_type, name, value, source)
+    config = FeltConfig(**sections)
+    _check_consistency(config, source)
+    return config
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read: {error.strerror or error}") from None
+
+
+def _parse_section(
+    section_type: type[Any], section: str, values: Mapping[str, Any], source: str
+) -> Any:
+    hints = typing.get_type_hints(section_type)
+    known = {item.name: item for item in fields(section_type)}
+    arguments: dict[str, Any] = {}
+    for key, value in values.items():
+        item = known.get(key)
+        if item is None:
+            raise ConfigError(f"{source}: unknown key [{section}] {key}{_suggest(key, known)}")
+        arguments[key] = _coerce(hints[key], value, item.metadata, f"{source}: [{section}] {key}")
+    return section_type(**arguments)
+
+
+def _coerce(annotation: Any, value: Any, metadata: Mapping[str, Any], where: str) -> Any:
+    expected = describe_type(annotation, metadata)
+    origin = typing.get_origin(annotation)
+    if origin is tuple:
+        (item_type, _ellipsis) = typing.get_args(annotation)
+        wrong = ConfigError(f"{where} must be {expected}, got {_show(value)}")
+        if not isinstance(value, list):
+            raise wrong
+        return tuple(_coerce_scalar(item_type, item, metadata, wrong) for item in value)
+    return _coerce_scalar(
+        annotation, value, metadata, ConfigError(f"{where} must be {expected}, got {_show(value)}")
+    )
+
+
+def _coerce_scalar(
+    annotation: Any, value: Any, metadata: Mapping[str, Any], wrong: ConfigError
+) -> Any:
+    result: Any
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        if not isinstance(value, str):
+            raise wrong
+        matches = [member for member in annotation if member.value.lower() == value.lower()]
+        if not matches:
+            raise wrong
+        return matches[0]
+    if annotation is bool:
+        if not isinstance(value, bool):
+            raise wrong
+        return value
+    if annotation is int:
+        # TOML booleans are not numbers, whatever Python thinks.
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise wrong
+        result = value
+    elif annotation is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise wrong
+        result = float(value)
+    elif annotation is str:
+        if not isinstance(value, str):
+            raise wrong
+        if metadata.get("non_empty") and not value.strip():
+            raise wrong
+        return value
+    else:  # pragma: no cover - a schema bug, not a user error
+        raise TypeError(f"unsupported config type {annotation!r}")
+    minimum, maximum = metadata.get("minimum"), metadata.get("maximum")
+    if (minimum is not None and result < minimum) or (maximum is not None and result > maximum):
+        raise wrong
+    return result
+
+
+def describe_type(annotation: Any, metadata: Mapping[str, Any]) -> str:
+    """The expected type in words, as the error messages and the example file say it."""
+    if typing.get_origin(annotation) is tuple:
+        (item_type, _ellipsis) = typing.get_args(annotation)
+        plural = {int: "integers", float: "numbers", str: "strings"}[item_type]
+        bounds = _range(metadata)
+        return f"a list of {plural}, each {bounds}" if bounds else f"a list of {plural}"
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return "one of " + ", ".join(f'"{member.value}"' for member in annotation)
+    if annotation is bool:
+        return "true or false"
+    if annotation is str:
+        return "a non-empty string" if metadata.get("non_empty") else "a string"
+    noun = {int: "an integer", float: "a number"}[annotation]
+    bounds = _range(metadata)
+    if bounds.startswith("at least"):
+        return f"{noun} of {bounds}"
+    return f"{noun} {bounds}" if bounds else noun
+
+
+def _range(metadata: Mapping[str, Any]) -> str:
+    minimum, maximum = metadata.get("minimum"), metadata.get("maximum")
+    if minimum is not None and maximum is not None:
+        return f"from {_number(minimum)} to {_number(maximum)}"
+    if minimum is not None:
+        return f"at least {_number(minimum)}"
+    return ""
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _check_consistency(config: FeltConfig, source: str) -> None:
+    """Rules between keys; each message names the keys involved."""
+    holdem, blackjack, discord = config.holdem, config.blackjack, config.discord
+    problems = []
+    if holdem.small_blind > holdem.big_blind:
+        problems.append("[holdem] small_blind must not be larger than big_blind")
+    if holdem.min_buy_in > holdem.max_buy_in:
+        problems.append("[holdem] min_buy_in must not be larger than max_buy_in")
+    if holdem.min_buy_in < holdem.big_blind:
+        problems.append("[holdem] min_buy_in must be at least big_blind")
+    if blackjack.min_bet > blackjack.max_bet:
+        problems.append("[blackjack] min_bet must not be larger than max_bet")
+    if discord.shard_ids and discord.shard_count == 0:
+        problems.append("[discord] shard_ids needs shard_count")
+    if any(shard >= discord.shard_count for shard in discord.shard_ids) and discord.shard_count:
+        problems.append("[discord] shard_ids must all be smaller than shard_count")
+    if not discord.api_base_url.startswith(("http://", "https://")):
+        problems.append("[discord] api_base_url must start with http:// or https://")
+    if not discord.gateway_url.startswith(("ws://", "wss://")):
+        problems.append("[discord] gateway_url must start with ws:// or wss://")
+    if problems:
+        raise ConfigError(f"{source}: {problems[0]}")
+
+
+def _show(value: Any) -> str:
+    """A TOML value the way the user wrote it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "a table"
+    return str(value)
+
+
+def _suggest(name: str, known: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    if close:
+        return f" (did you mean {close[0]}?)"
+    return " (known: " + ", ".join(known) + ")"
+
+
+def iter_settings() -> list[tuple[str, str, Any, str, str]]:
+    """Every key as (section, key, default, expected type in words, doc), in file order.
+
+    Used by the tests that keep ``config.example.toml`` complete, and handy for documentation.
+    """
+    rows = []
+    for section_field in fields(FeltConfig):
+        section_type = SECTIONS[section_field.name]
+        hints = typing.get_type_hints(section_type)
+        for item in fields(section_type):
+            default = item.default
+            expected = describe_type(hints[item.name], item.metadata)
+            rows.append((section_field.name, item.name, default, expected, item.metadata["doc"]))
+    return rows

@@ -1,0 +1,89 @@
+"""Felt's command tree: every slash command's error goes through the bot's ``ErrorRouter``.
+
+Also the base classes for views and modals, whose errors discord.py would otherwise only log,
+leaving the member's click to fail; and ``route_errors`` for ``DynamicItem`` callbacks, whose
+errors discord.py swallows entirely.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.discord.errors import ErrorRouter, ShuttingDown
+
+if TYPE_CHECKING:
+    from bot.discord.client import FeltBot
+
+_log = logging.getLogger("felt.discord.tree")
+_FALLBACK_ROUTER = ErrorRouter()
+
+
+def router_for(interaction: discord.Interaction[Any]) -> ErrorRouter:
+    """The error router of the bot that received ``interaction``."""
+    router = getattr(interaction.client, "error_router", None)
+    return router if isinstance(router, ErrorRouter) else _FALLBACK_ROUTER
+
+
+class FeltCommandTree(app_commands.CommandTree["FeltBot"]):
+    """Routes command errors to the error router and refuses new commands during shutdown."""
+
+    async def interaction_check(self, interaction: discord.Interaction[FeltBot]) -> bool:
+        if getattr(interaction.client, "shutting_down", False):
+            raise ShuttingDown()
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[FeltBot], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command
+        where = f"/{command.qualified_name}" if command is not None else "a command"
+        await router_for(interaction).handle(interaction, error, where=where)
+
+
+class FeltView(discord.ui.View):
+    """A view whose callback errors are answered like command errors."""
+
+    async def on_error(
+        self,
+        interaction: discord.Interaction[Any],
+        error: Exception,
+        item: discord.ui.Item[Any],
+    ) -> None:
+        custom_id = getattr(item, "custom_id", None)
+        await router_for(interaction).handle(
+            interaction, error, where=f"{type(self).__name__} item {custom_id or item!r}"
+        )
+
+
+class FeltModal(discord.ui.Modal):
+    """A modal whose submit errors are answered like command errors."""
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        await router_for(interaction).handle(
+            interaction, error, where=f"modal {type(self).__name__}"
+        )
+
+
+@contextlib.asynccontextmanager
+async def route_errors(interaction: discord.Interaction[Any], where: str) -> AsyncIterator[None]:
+    """Answer any error raised in the block like a command error.
+
+    For ``DynamicItem.callback`` (persistent buttons that survive restarts), whose exceptions
+    discord.py only logs::
+
+        async def callback(self, interaction):
+            async with route_errors(interaction, "holdem action"):
+                ...
+    """
+    try:
+        yield
+    except Exception as error:
+        await router_for(interaction).handle(interaction, error, where=where)
