@@ -1,11 +1,188 @@
-"""`felt db`: not built yet."""
+"""`felt db`: migrate, check and export the chip database.
+
+    felt db migrate [--db PATH]
+    felt db check [--db PATH]
+    felt db export ledger --guild ID [--member ID] [--out FILE] [--db PATH]
+    felt db export sessions --table ID [--out FILE] [--db PATH]
+
+`check` exits 0 when every chip is accounted for and 1 naming each account that disagrees; a
+refusal (no database, a database from a newer Felt, bad arguments) exits 2.
+"""
 
 from __future__ import annotations
 
-from bot.cli.common import SubParsers, not_yet
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TextIO, TypeVar
+
+from bot.cli.common import CliError, SubParsers
+from storage.errors import StorageError
+from storage.models import CheckReport
+from storage.sqlite import migrate_database
+from storage.store import Storage
+
+T = TypeVar("T")
+
+DEFAULT_DB_PATH = Path("felt.db")
+"""Used when neither ``--db`` nor (later) the config file names a database."""
+
+
+def database_path(cli_value: str | None) -> Path:
+    """The database file to use: ``--db`` when given, else the default ``./felt.db``."""
+    return Path(cli_value) if cli_value else DEFAULT_DB_PATH
 
 
 def register(subparsers: SubParsers) -> None:
-    """Add the `db` subcommand."""
-    parser = subparsers.add_parser("db", help="(coming soon)")
-    parser.set_defaults(handler=not_yet("felt db"))
+    """Add the `db` subcommand and its actions."""
+    parser = subparsers.add_parser(
+        "db",
+        help="migrate, check or export the chip database",
+        description="Migrate, check or export Felt's chip database.",
+    )
+    parser.add_argument("--db", metavar="PATH", default=None, help="database file (./felt.db)")
+    # --db is accepted after the action too (`felt db check --db x.db`).
+    db_option = argparse.ArgumentParser(add_help=False)
+    db_option.add_argument(
+        "--db", metavar="PATH", default=argparse.SUPPRESS, help="database file (./felt.db)"
+    )
+    actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+
+    migrate = actions.add_parser(
+        "migrate", parents=[db_option], help="create the database or bring its schema up to date"
+    )
+    migrate.set_defaults(handler=_migrate)
+
+    check = actions.add_parser(
+        "check",
+        parents=[db_option],
+        help="verify every balance against the ledger; exit 1 naming any that disagree",
+    )
+    check.set_defaults(handler=_check)
+
+    export = actions.add_parser("export", help="write CSV exports")
+    kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
+    ledger = kinds.add_parser(
+        "ledger", parents=[db_option], help="a guild's or one member's ledger as CSV"
+    )
+    ledger.add_argument("--guild", type=int, required=True, metavar="ID", help="guild id")
+    ledger.add_argument("--member", type=int, metavar="ID", help="only this member's rows")
+    ledger.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
+    ledger.set_defaults(handler=_export_ledger)
+    sessions = kinds.add_parser(
+        "sessions", parents=[db_option], help="a table's PokerNow-style session ledger as CSV"
+    )
+    sessions.add_argument("--table", type=int, required=True, metavar="ID", help="table id")
+    sessions.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
+    sessions.set_defaults(handler=_export_sessions)
+
+
+def _run(coroutine: Awaitable[T]) -> T:
+    async def wrapped() -> T:
+        return await coroutine
+
+    try:
+        return asyncio.run(wrapped())
+    except StorageError as error:
+        raise CliError(str(error)) from error
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    path = database_path(args.db)
+    report = _run(migrate_database(path))
+    if report.applied:
+        print(
+            f"{path}: schema {report.version_before} -> {report.version_after} "
+            f"(applied {', '.join(report.applied)})"
+        )
+    else:
+        print(f"{path}: already up to date (schema {report.version_after})")
+    return 0
+
+
+async def _with_storage(path: Path, action: Callable[[Storage], Awaitable[T]]) -> T:
+    storage = await Storage.open(path, create=False, migrate=False)
+    try:
+        return await action(storage)
+    finally:
+        await storage.close()
+
+
+def _check(args: argparse.Namespace) -> int:
+    path = database_path(args.db)
+    report = _run(_with_storage(path, lambda storage: storage.check()))
+    _print_check(path, report, sys.stdout)
+    return 0 if report.ok else 1
+
+
+def _print_check(path: Path, report: CheckReport, out: TextIO) -> None:
+    print(
+        f"{path}: schema {report.schema_version}, {len(report.guilds)} guild(s), "
+        f"{report.accounts_checked:,} accounts, {report.ledger_rows:,} ledger rows",
+        file=out,
+    )
+    for guild in report.guilds:
+        print(
+            f"  guild {guild.guild_id}: {guild.held:,} chips held; {guild.minted:,} minted, "
+            f"{guild.burned:,} burned",
+            file=out,
+        )
+    if report.hands_in_progress or report.rounds_open:
+        print(
+            f"  in play now: {report.hands_in_progress} unfinished hand(s), "
+            f"{report.rounds_open} unfinished blackjack round(s) "
+            "(recovery at startup puts these chips back)",
+            file=out,
+        )
+    for problem in report.problems:
+        print(f"PROBLEM [{problem.kind.value}] {problem.message}", file=out)
+    if report.ok:
+        print(
+            "OK: every balance equals its ledger, and every guild holds what was minted.", file=out
+        )
+    else:
+        print(f"FAILED: {len(report.problems)} problem(s) found.", file=out)
+
+
+def _open_output(target: str | None) -> tuple[TextIO, bool]:
+    if target is None or target == "-":
+        return sys.stdout, False
+    try:
+        return open(target, "w", encoding="utf-8", newline=""), True
+    except OSError as error:
+        raise CliError(f"cannot write {target}: {error.strerror}") from error
+
+
+def _export_ledger(args: argparse.Namespace) -> int:
+    path = database_path(args.db)
+    out, close = _open_output(args.out)
+    try:
+        rows = _run(
+            _with_storage(
+                path,
+                lambda storage: storage.export_ledger_csv(out, args.guild, user_id=args.member),
+            )
+        )
+    finally:
+        if close:
+            out.close()
+    if close:
+        print(f"wrote {rows:,} ledger row(s) to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _export_sessions(args: argparse.Namespace) -> int:
+    path = database_path(args.db)
+    out, close = _open_output(args.out)
+    try:
+        rows = _run(
+            _with_storage(path, lambda storage: storage.export_sessions_csv(out, args.table))
+        )
+    finally:
+        if close:
+            out.close()
+    if close:
+        print(f"wrote {rows:,} session(s) to {args.out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,61 @@
+"""Stored results decode to exactly what the operation returned the first time."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage import codec
+from storage.models import (
+    Account,
+    CashOut,
+    HandSettled,
+    RecoveryReport,
+    RefundedRound,
+    RoundState,
+    RoundStatus,
+    TableClosed,
+    VoidedHand,
+)
+
+ints = st.integers(min_value=-(2**53), max_value=2**53)
+seat_maps = st.dictionaries(st.integers(0, 99), ints, max_size=10)
+
+
+@given(stacks=seat_maps, deltas=seat_maps, table=ints, hand=ints)
+def test_mappings_with_int_keys_survive(stacks, deltas, table, hand) -> None:
+    value = HandSettled(table, hand, stacks, deltas)
+
+    assert codec.loads(HandSettled, codec.dumps(value)) == value
+
+
+def test_nested_values_enums_optionals_and_times_survive() -> None:
+    moment = datetime(2025, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
+    values = [
+        Account(1, 2, 3, 4, 5, 6, date(2025, 3, 1), moment),
+        Account(1, 2, 3, 4, 5, 0, None, moment),
+        RoundState(7, 1, 2, RoundStatus.OPEN, {10: 5, 11: 6}, {10: 0, 11: 1}),
+        TableClosed(
+            3, None, (CashOut(3, 0, 10, None, 50, 950), CashOut(3, 1, None, "Ada", 5, None))
+        ),
+        RecoveryReport(
+            moment,
+            (VoidedHand(1, 2, 3, 4, {0: 100, 1: 200}),),
+            (RefundedRound(1, 5, 6, {10: 20}),),
+        ),
+    ]
+
+    for value in values:
+        assert codec.loads(type(value), codec.dumps(value)) == value
+
+
+def test_fingerprints_ignore_mapping_order_but_not_values() -> None:
+    one = codec.fingerprint("op", {"stacks": {1: 10, 2: 20}, "x": 1})
+    same = codec.fingerprint("op", {"x": 1, "stacks": {2: 20, 1: 10}})
+    other = codec.fingerprint("op", {"x": 1, "stacks": {2: 21, 1: 10}})
+    renamed = codec.fingerprint("op2", {"x": 1, "stacks": {2: 20, 1: 10}})
+
+    assert one == same
+    assert len({one, other, renamed}) == 3

@@ -1,0 +1,138 @@
+"""Concurrency: two debits never overdraw, a double submission applies once, two processes'
+connections share the file safely, and readers never see half a transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+
+import pytest
+
+from storage.errors import DatabaseBusy, InsufficientChips
+from storage.models import Metric
+from storage.store import Storage
+
+GUILD = 10
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+async def test_concurrent_debits_never_overdraw(storage: Storage) -> None:
+    await storage.ensure_account(GUILD, BOB)
+    await storage.ensure_account(GUILD, ALICE)
+
+    results = await asyncio.gather(
+        *(storage.transfer(GUILD, ALICE, BOB, 300, key=f"t{n}") for n in range(10)),
+        return_exceptions=True,
+    )
+
+    done = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, InsufficientChips)]
+    assert (len(done), len(refused)) == (3, 7)
+    assert await storage.balance(GUILD, ALICE) == 100
+    assert (await storage.check()).ok
+
+
+async def test_buy_ins_racing_for_the_same_wallet_never_overdraw(storage: Storage) -> None:
+    tables = [
+        (await storage.open_table(GUILD, n, settings={}, key=f"open{n}")).table_id for n in range(4)
+    ]
+    await storage.ensure_account(GUILD, ALICE)
+
+    results = await asyncio.gather(
+        *(storage.buy_in(t, 0, ALICE, 400, key=f"in{t}") for t in tables),
+        return_exceptions=True,
+    )
+
+    assert sum(not isinstance(r, BaseException) for r in results) == 2
+    account = await storage.get_account(GUILD, ALICE)
+    assert account is not None
+    assert (account.balance, account.at_tables) == (200, 800)
+
+
+async def test_the_same_request_sent_twice_at_once_applies_once(storage: Storage, sql) -> None:
+    await storage.ensure_account(GUILD, BOB)
+
+    first, second = await asyncio.gather(
+        storage.transfer(GUILD, ALICE, BOB, 100, key="double-click"),
+        storage.transfer(GUILD, ALICE, BOB, 100, key="double-click"),
+    )
+
+    assert first == second
+    assert await storage.balance(GUILD, ALICE) == 900
+    assert sql("SELECT COUNT(*) FROM operations WHERE op_key = 'double-click'") == [(1,)]
+
+
+async def test_two_processes_writing_the_same_file_keep_every_chip(db_path, clock) -> None:
+    one = await Storage.open(db_path, clock=clock)
+    two = await Storage.open(db_path, clock=clock)
+    try:
+        for user in (ALICE, BOB, CAROL):
+            await one.ensure_account(GUILD, user)
+
+        async def shuffle(storage: Storage, tag: str) -> None:
+            for n in range(40):
+                sender, recipient = ((ALICE, BOB), (BOB, CAROL), (CAROL, ALICE))[n % 3]
+                with contextlib.suppress(InsufficientChips):
+                    await storage.transfer(GUILD, sender, recipient, 37, key=f"{tag}{n}")
+
+        await asyncio.gather(shuffle(one, "a"), shuffle(two, "b"))
+
+        report = await two.check()
+        assert report.ok, report.problems
+        assert report.guilds[0].held == 3_000
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_readers_never_see_half_a_transaction(db_path, clock) -> None:
+    writer = await Storage.open(db_path, clock=clock)
+    reader = await Storage.open(db_path, clock=clock)
+    try:
+        table = (await writer.open_table(GUILD, 1, settings={}, key="t")).table_id
+        for user in (ALICE, BOB):
+            await writer.ensure_account(GUILD, user)
+        finished = asyncio.Event()
+        seen: list[int] = []
+
+        async def write() -> None:
+            for n in range(60):
+                await writer.transfer(
+                    GUILD, (ALICE, BOB)[n % 2], (BOB, ALICE)[n % 2], 7, key=f"x{n}"
+                )
+                await writer.buy_in(table, 0, ALICE, 50, key=f"in{n}")
+                await writer.cash_out(table, 0, key=f"out{n}")
+            finished.set()
+
+        async def read() -> None:
+            while not finished.is_set():
+                board = await reader.leaderboard(GUILD, Metric.BALANCE)
+                seen.append(sum(entry.value for entry in board.entries))
+                assert (await reader.check()).ok
+
+        await asyncio.gather(write(), read())
+
+        assert seen
+        assert set(seen) == {2_000}
+    finally:
+        await writer.close()
+        await reader.close()
+
+
+async def test_a_write_lock_held_too_long_by_another_process_is_reported_busy(
+    db_path, clock, state
+) -> None:
+    async with await Storage.open(db_path, clock=clock, busy_timeout=0.05) as storage:
+        await storage.ensure_account(GUILD, ALICE)
+        before = state()
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(DatabaseBusy):
+                await storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="g")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert state() == before
+        assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="g")).balance == 1_005

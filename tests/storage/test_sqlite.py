@@ -1,0 +1,249 @@
+"""The SQLite adapter: migrations and user_version, refusing foreign or newer databases, pragmas,
+append-only ledger, transactions that commit or roll back as a unit."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import sqlite as adapter
+from storage.errors import (
+    DatabaseNotFound,
+    DatabaseOutdated,
+    DatabaseTooNew,
+    MigrationError,
+    NotAFeltDatabase,
+    StorageClosed,
+)
+from storage.sqlite import APPLICATION_ID, SqliteBackend, Synchronous, latest_version
+from storage.store import Storage
+
+GUILD = 42
+ALICE = 7
+
+
+def pragma(path: Path, name: str) -> object:
+    connection = sqlite3.connect(path)
+    try:
+        return connection.execute(f"PRAGMA {name}").fetchone()[0]
+    finally:
+        connection.close()
+
+
+async def test_a_new_database_is_migrated_to_the_latest_version(db_path: Path) -> None:
+    async with await Storage.open(db_path) as storage:
+        assert storage.schema_version == latest_version() >= 1
+
+    assert pragma(db_path, "user_version") == latest_version()
+    assert pragma(db_path, "application_id") == APPLICATION_ID
+    assert pragma(db_path, "journal_mode") == "wal"
+
+
+async def test_migrate_reports_what_it_applied_then_nothing(db_path: Path) -> None:
+    first = await adapter.migrate_database(db_path)
+    second = await adapter.migrate_database(db_path)
+
+    assert (first.version_before, first.version_after) == (0, latest_version())
+    assert first.applied[0] == "0001_initial.sql"
+    assert (second.applied, second.version_before) == ((), latest_version())
+
+
+async def test_connections_use_foreign_keys_busy_timeout_and_the_chosen_sync(db_path) -> None:
+    for level, expected in ((Synchronous.FULL, 2), (Synchronous.NORMAL, 1)):
+        backend = await SqliteBackend.open(db_path, synchronous=level, busy_timeout=3.0)
+        try:
+            read = await backend.read(
+                lambda tx: (
+                    tx.value("PRAGMA foreign_keys"),
+                    tx.value("PRAGMA synchronous"),
+                    tx.value("PRAGMA busy_timeout"),
+                    tx.value("PRAGMA query_only"),
+                )
+            )
+            written = await backend.write(lambda tx: tx.value("PRAGMA synchronous"))
+        finally:
+            await backend.close()
+        assert read == (1, expected, 3000, 1)
+        assert written == expected
+
+
+async def test_a_database_from_a_newer_felt_refuses_to_open(db_path: Path) -> None:
+    await adapter.migrate_database(db_path)
+    sqlite3.connect(db_path, isolation_level=None).execute(
+        "PRAGMA user_version = 99"
+    ).connection.close()
+
+    with pytest.raises(DatabaseTooNew) as refusal:
+        await Storage.open(db_path)
+
+    assert (refusal.value.found, refusal.value.supported) == (99, latest_version())
+    assert "Upgrade Felt" in str(refusal.value)
+    assert pragma(db_path, "user_version") == 99
+
+
+async def test_opening_without_migrating_refuses_an_old_schema(db_path: Path) -> None:
+    sqlite3.connect(db_path).close()  # an empty SQLite file: schema 0
+
+    with pytest.raises(DatabaseOutdated, match="felt db migrate"):
+        await Storage.open(db_path, migrate=False)
+    assert pragma(db_path, "user_version") == 0
+
+
+async def test_opening_without_create_refuses_a_missing_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.db"
+
+    with pytest.raises(DatabaseNotFound):
+        await Storage.open(missing, create=False)
+    assert not missing.exists()
+
+
+async def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"these are my notes, not a database" * 100)
+
+    with pytest.raises(NotAFeltDatabase):
+        await Storage.open(path)
+    assert path.read_bytes().startswith(b"these are my notes")
+
+
+async def test_another_programs_sqlite_database_is_refused(tmp_path: Path) -> None:
+    theirs = tmp_path / "theirs.db"
+    connection = sqlite3.connect(theirs)
+    connection.execute("CREATE TABLE recipes (name TEXT)")
+    connection.commit()
+    connection.close()
+    stamped = tmp_path / "stamped.db"
+    connection = sqlite3.connect(stamped, isolation_level=None)
+    connection.execute("PRAGMA application_id = 1234")
+    connection.close()
+
+    with pytest.raises(NotAFeltDatabase, match="another program"):
+        await Storage.open(theirs)
+    with pytest.raises(NotAFeltDatabase, match="application id"):
+        await Storage.open(stamped)
+    assert pragma(theirs, "user_version") == 0
+
+
+def test_migration_files_are_numbered_without_gaps(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "0001_first.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (tmp_path / "0003_third.sql").write_text("CREATE TABLE c (x INTEGER);")
+    monkeypatch.setattr(adapter, "MIGRATIONS_DIR", tmp_path)
+
+    with pytest.raises(MigrationError, match="number 2 is missing"):
+        adapter.load_migrations()
+
+
+def test_migration_statements_keep_trigger_bodies_whole() -> None:
+    migration = adapter.load_migrations()[0]
+
+    statements = migration.statements
+
+    triggers = [s for s in statements if s.startswith("CREATE TRIGGER")]
+    assert len(triggers) == 4
+    assert all(s.rstrip().endswith("END;") for s in triggers)
+    assert not any(s.lstrip().startswith("--") for s in statements)
+
+
+async def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch) -> None:
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    (migrations / "0001_good.sql").write_text("CREATE TABLE a (x INTEGER);\n")
+    (migrations / "0002_bad.sql").write_text(
+        "CREATE TABLE b (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
+    )
+    monkeypatch.setattr(adapter, "MIGRATIONS_DIR", migrations)
+    path = tmp_path / "felt.db"
+
+    with pytest.raises(MigrationError, match=r"0002_bad\.sql"):
+        await SqliteBackend.open(path)
+
+    assert pragma(path, "user_version") == 1
+    tables = sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == [("a",)]
+
+
+async def test_the_ledger_and_operations_are_append_only(storage: Storage, db_path) -> None:
+    await storage.ensure_account(GUILD, ALICE)
+    connection = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        for statement in (
+            "UPDATE ledger SET delta = 5",
+            "DELETE FROM ledger",
+            "UPDATE operations SET result = '{}'",
+            "DELETE FROM operations",
+        ):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                connection.execute(statement)
+    finally:
+        connection.close()
+    assert (await storage.check()).ok
+
+
+async def test_no_account_but_the_house_can_go_below_zero(storage: Storage, db_path) -> None:
+    await storage.ensure_account(GUILD, ALICE)
+    connection = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            connection.execute("UPDATE accounts SET balance = -1 WHERE kind = 'member'")
+        connection.execute("UPDATE accounts SET balance = -1 WHERE kind = 'house'")
+    finally:
+        connection.close()
+
+
+async def test_a_write_that_fails_midway_is_rolled_back_whole(db_path: Path) -> None:
+    backend = await SqliteBackend.open(db_path)
+
+    def half_done(tx: adapter.Transaction) -> None:
+        tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'now')")
+        raise RuntimeError("crash in the middle")
+
+    try:
+        with pytest.raises(RuntimeError):
+            await backend.write(half_done)
+        assert await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds")) == 0
+        # The connection is usable again afterwards.
+        await backend.write(
+            lambda tx: tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (2, 'x')")
+        )
+        assert await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds")) == 1
+    finally:
+        await backend.close()
+
+
+async def test_sqlite_errors_inside_a_write_become_storage_errors(db_path: Path) -> None:
+    backend = await SqliteBackend.open(db_path)
+    try:
+        with pytest.raises(adapter.DatabaseFailure, match="no such table"):
+            await backend.write(lambda tx: tx.execute("INSERT INTO nowhere VALUES (1)"))
+    finally:
+        await backend.close()
+
+
+async def test_a_closed_storage_refuses_everything(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    await storage.close()
+    await storage.close()  # twice is fine
+
+    with pytest.raises(StorageClosed):
+        await storage.ensure_account(GUILD, ALICE)
+    with pytest.raises(StorageClosed):
+        await storage.get_account(GUILD, ALICE)
+
+
+async def test_reopening_keeps_everything(db_path: Path, clock) -> None:
+    async with await Storage.open(db_path, clock=clock) as storage:
+        await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")
+
+    async with await Storage.open(db_path, clock=clock) as storage:
+        assert await storage.balance(GUILD, ALICE) == 1_005
+        assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")).balance == 1_005
+
+
+async def test_a_naive_clock_is_refused(db_path: Path) -> None:
+    from datetime import datetime
+
+    async with await Storage.open(db_path, clock=lambda: datetime(2025, 1, 1)) as storage:
+        with pytest.raises(ValueError, match="aware"):
+            await storage.claim_daily(GUILD, ALICE, key="d")
