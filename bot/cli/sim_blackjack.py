@@ -1,11 +1,398 @@
-"""`felt sim blackjack`: not built yet."""
+"""`felt sim blackjack`: play many rounds for one seat and report the house edge and win ratio.
+
+    felt sim blackjack --rules casino --rule decks=1 --rule h17=true --strategy basic \\
+        --hands 1000000 --seed 42 --workers 2 [--json]
+
+The rounds are shared between ``--workers`` processes, each with its own seed derived from
+``--seed`` and its index, so the same seed and worker count always give the same result. The
+report goes to stdout (one JSON line with ``--json``); progress and timing go to stderr, as a
+bar when stderr is a terminal, and as occasional lines for long runs otherwise.
+"""
 
 from __future__ import annotations
 
-from bot.cli.common import SubParsers, not_yet
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import queue
+import random
+import re
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from bot.cli.common import CliError, SubParsers
+from engine.blackjack.analysis import house_edge
+from engine.blackjack.rules import PRESETS, Rules, preset
+from engine.blackjack.sim import SimResult, simulate
+from engine.blackjack.strategy import STRATEGIES, strategy_named
+from engine.errors import EngineError
+
+MAX_WORKERS = 64
+LONG_RUN_HANDS = 1_000_000
+"""Runs at least this long report progress on stderr even when it is not a terminal."""
+_PROGRESS_EVERY = 20_000
 
 
 def register(subparsers: SubParsers) -> None:
     """Add the `sim blackjack` subcommand."""
-    parser = subparsers.add_parser("blackjack", help="(coming soon)")
-    parser.set_defaults(handler=not_yet("felt sim blackjack"))
+    parser = subparsers.add_parser(
+        "blackjack",
+        help="simulate Blackjack rounds and report the house edge",
+        description="Play many Blackjack rounds for one seat with a strategy and report the "
+        "house edge (with its standard error), win/push/loss rates and the win ratio.",
+    )
+    parser.add_argument(
+        "--rules",
+        default="casino",
+        metavar="PRESET",
+        help=f"rule preset: {', '.join(PRESETS)} (default: casino)",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one rule, e.g. decks=1 or h17=true (repeatable)",
+    )
+    parser.add_argument(
+        "--strategy",
+        default="basic",
+        help=f"player strategy: {', '.join(STRATEGIES)} (default: basic)",
+    )
+    parser.add_argument(
+        "--hands",
+        default="100000",
+        metavar="N",
+        help="rounds to play, e.g. 1000000, 1_000_000, 5M (default: 100000)",
+    )
+    parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: random)")
+    parser.add_argument("--workers", default="1", metavar="K", help="processes (default: 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="always show progress on stderr",
+    )
+    progress.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show progress"
+    )
+    parser.set_defaults(handler=run)
+
+
+# ----------------------------------------------------------------------------------- options
+
+
+def parse_count(text: str, option: str) -> int:
+    """A positive whole number written ``1000000``, ``1_000_000``, ``1,000,000``, ``1e6`` or
+    ``5M`` / ``250k``."""
+    cleaned = text.strip().replace("_", "").replace(",", "").lower()
+    multiplier = 1
+    if cleaned.endswith(("k", "m")):
+        multiplier = 1_000 if cleaned.endswith("k") else 1_000_000
+        cleaned = cleaned[:-1]
+    value: float | int
+    try:
+        value = int(cleaned) if re.fullmatch(r"\d+", cleaned) else float(cleaned)
+    except ValueError:
+        raise CliError(
+            f"{option} must be a whole number like 1000000 or 5M, not {text!r}"
+        ) from None
+    total = value * multiplier
+    if total != int(total) or total < 1:
+        raise CliError(f"{option} must be a whole number of at least 1, not {text!r}")
+    return int(total)
+
+
+def parse_seed(text: str | None) -> tuple[int, bool]:
+    """The seed and whether it was chosen here (no ``--seed``)."""
+    if text is None:
+        return secrets.randbelow(2**32), True
+    try:
+        seed = int(text.strip().replace("_", ""))
+    except ValueError:
+        raise CliError(f"--seed must be a whole number, not {text!r}") from None
+    if seed < 0:
+        raise CliError(f"--seed must not be negative, not {text!r}")
+    return seed, False
+
+
+def parse_workers(text: str) -> int:
+    """A worker count from 1 to ``MAX_WORKERS``."""
+    try:
+        workers = int(text.strip())
+    except ValueError:
+        raise CliError(f"--workers must be a whole number, not {text!r}") from None
+    if not 1 <= workers <= MAX_WORKERS:
+        raise CliError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+    return workers
+
+
+def build_rules(preset_name: str, overrides: list[str]) -> Rules:
+    """The preset with the ``--rule`` overrides applied, or a ``CliError`` saying what is wrong."""
+    try:
+        return preset(preset_name).with_overrides(overrides)
+    except EngineError as error:
+        raise CliError(str(error)) from None
+
+
+# ----------------------------------------------------------------------------------- running
+
+
+def worker_seed(seed: int, worker: int) -> int:
+    """The seed of one worker: a hash of the run's seed and the worker's index."""
+    digest = hashlib.sha256(f"felt-sim-blackjack:{seed}:{worker}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def shares(hands: int, workers: int) -> list[int]:
+    """Rounds per worker: as even as possible, the first workers taking the remainder."""
+    base, extra = divmod(hands, workers)
+    return [base + (1 if index < extra else 0) for index in range(workers)]
+
+
+def _play_share(
+    rules: Rules, strategy: str, rounds: int, seed: int, report: Callable[[int], None] | None
+) -> SimResult:
+    return simulate(
+        rules,
+        strategy_named(strategy, rules),
+        rounds,
+        random.Random(seed),
+        progress=report,
+        progress_every=_PROGRESS_EVERY,
+    )
+
+
+def _worker(
+    *, index: int, rules: Rules, strategy: str, rounds: int, seed: int, channel: Any
+) -> None:  # pragma: no cover - runs in a child process
+    try:
+        result = _play_share(
+            rules, strategy, rounds, seed, lambda played: channel.put(("progress", index, played))
+        )
+        channel.put(("done", index, result))
+    except BaseException as error:  # the parent reports it; nothing else can
+        channel.put(("failed", index, f"{type(error).__name__}: {error}"))
+
+
+def run_simulation(
+    rules: Rules,
+    strategy: str,
+    hands: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Play ``hands`` rounds over ``workers`` processes; ``progress`` gets the rounds done so far.
+
+    Deterministic for a given ``(rules, strategy, hands, seed, workers)``.
+    """
+    strategy_named(strategy, rules)  # refuse a bad name here, and work out the chart once
+    counts = shares(hands, workers)
+    if workers == 1:
+        return _play_share(rules, strategy, hands, worker_seed(seed, 0), progress)
+    methods = multiprocessing.get_all_start_methods()
+    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    channel = context.Queue()
+    processes = [
+        context.Process(
+            target=_worker,
+            kwargs={
+                "index": index,
+                "rules": rules,
+                "strategy": strategy,
+                "rounds": counts[index],
+                "seed": worker_seed(seed, index),
+                "channel": channel,
+            },
+            daemon=True,
+        )
+        for index in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    done: dict[int, SimResult] = {}
+    played = [0] * workers
+    try:
+        while len(done) < workers:
+            try:
+                kind, index, payload = channel.get(timeout=0.5)
+            except queue.Empty:
+                for index, process in enumerate(processes):
+                    if index not in done and not process.is_alive() and process.exitcode:
+                        raise CliError(
+                            f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
+                        ) from None
+                continue
+            if kind == "progress":
+                played[index] = payload
+                if progress is not None:
+                    progress(sum(played))
+            elif kind == "done":
+                done[index] = payload
+                played[index] = counts[index]
+            else:
+                raise CliError(f"worker {index} failed: {payload}")
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+    return SimResult.combine(done[index] for index in range(workers))
+
+
+# ----------------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """Progress on stderr: a redrawn bar on a terminal, or a line every 10% for a log file."""
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO,
+        *,
+        bar: bool,
+        clock: Callable[[], float] = time.monotonic,
+        min_interval: float = 0.2,
+    ) -> None:
+        self.total = total
+        self.stream = stream
+        self.bar = bar
+        self.clock = clock
+        self.min_interval = min_interval
+        self.started = clock()
+        self._last_draw = -1e9
+        self._last_tenth = 0
+
+    def update(self, done: int) -> None:
+        """Report ``done`` rounds out of ``total``."""
+        now = self.clock()
+        elapsed = now - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        if self.bar:
+            if now - self._last_draw < self.min_interval and done < self.total:
+                return
+            self._last_draw = now
+            fraction = done / self.total if self.total else 1.0
+            filled = int(30 * fraction)
+            eta = (self.total - done) / rate if rate > 0 else 0.0
+            self.stream.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} "
+                f"{done:,}/{self.total:,} rounds  {rate:,.0f}/s  ETA {eta:4.0f}s "
+            )
+            self.stream.flush()
+            return
+        tenth = 10 * done // self.total if self.total else 10
+        if tenth > self._last_tenth:
+            self._last_tenth = tenth
+            self.stream.write(f"{done:,}/{self.total:,} rounds ({rate:,.0f}/s)\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.bar:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def wants_progress(flag: bool | None, hands: int, stream: TextIO) -> tuple[bool, bool]:
+    """``(show progress, as a bar)`` for the ``--progress`` flag, run length and stream."""
+    is_tty = bool(getattr(stream, "isatty", lambda: False)())
+    if flag is False:
+        return False, False
+    if flag is True:
+        return True, is_tty
+    return is_tty or hands >= LONG_RUN_HANDS, is_tty
+
+
+# ----------------------------------------------------------------------------------- report
+
+
+def format_report(
+    result: SimResult,
+    *,
+    rules: Rules,
+    preset_name: str,
+    strategy: str,
+    seed: int,
+    workers: int,
+    expected_edge: float | None,
+) -> str:
+    """The text report printed on stdout."""
+    lines = [
+        f"Blackjack: {result.rounds:,} rounds, strategy {strategy}, seed {seed}, "
+        f"{workers} worker{'s' if workers > 1 else ''}",
+        f"Rules: {preset_name}: {rules.describe()}",
+        f"Net: {result.net_units:+,.1f} units (bets of {result.bet} chips)",
+        f"House edge: {result.house_edge_pct:.3f}% ± {result.stderr_pct:.3f}% (standard error)",
+    ]
+    if expected_edge is not None:
+        lines.append(f"Basic strategy, calculated for a fresh shoe: {expected_edge:.3f}%")
+    lines += [
+        f"Rounds won {result.win_pct:.2f}%, pushed {result.push_pct:.2f}%, "
+        f"lost {result.loss_pct:.2f}%",
+        f"Wins: {result.wins} Losses: {result.losses} Win ratio: {result.win_ratio:.4f}",
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of `felt sim blackjack`."""
+    rules = build_rules(args.rules, list(args.rule))
+    strategy = args.strategy.strip().lower()
+    if strategy not in STRATEGIES:
+        raise CliError(f"unknown strategy {args.strategy!r} (choose from {', '.join(STRATEGIES)})")
+    hands = parse_count(args.hands, "--hands")
+    seed, chosen = parse_seed(args.seed)
+    workers = parse_workers(args.workers)
+    err = sys.stderr
+    if chosen:
+        print(f"felt sim blackjack: no --seed given, using --seed {seed}", file=err)
+    show, as_bar = wants_progress(args.progress, hands, err)
+    progress = Progress(hands, err, bar=as_bar) if show else None
+    started = time.monotonic()
+    try:
+        result = run_simulation(
+            rules,
+            strategy,
+            hands,
+            seed,
+            workers=workers,
+            progress=progress.update if progress is not None else None,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    elapsed = time.monotonic() - started
+    if args.json:
+        print(json.dumps(result.summary()))
+    else:
+        expected = house_edge(rules) if strategy == "basic" else None
+        print(
+            format_report(
+                result,
+                rules=rules,
+                preset_name=args.rules.strip().lower(),
+                strategy=strategy,
+                seed=seed,
+                workers=workers,
+                expected_edge=expected,
+            )
+        )
+    rate = hands / elapsed if elapsed > 0 else 0.0
+    print(
+        f"felt sim blackjack: {hands:,} rounds in {elapsed:.1f}s ({rate:,.0f} rounds/s, "
+        f"{workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
+        file=err,
+    )
+    return 0

@@ -1,0 +1,172 @@
+"""Blackjack: rules, shoe, the round state machine, strategies, analysis and the simulator.
+
+from engine.blackjack import CASINO, Round, Shoe, Action
+
+shoe = Shoe.for_rules(CASINO)                # secure shuffle; pass rng= to reproduce
+game = Round(CASINO, shoe, {0: 10, 2: 25})   # seat -> opening bet (already escrowed)
+events = game.deal()
+while not game.is_over:
+    seat, hand = game.to_act                 # or ask any seat: game.legal_actions(seat)
+    events = game.act(seat, Action.STAND)
+"""
+
+from __future__ import annotations
+
+from engine.blackjack.actions import (
+    INSURANCE_ACTIONS,
+    PLAY_ACTIONS,
+    Action,
+    HandResult,
+    InsuranceResult,
+    Outcome,
+    Phase,
+)
+from engine.blackjack.analysis import BasicChart, basic_chart, hand_values, house_edge
+from engine.blackjack.errors import (
+    ActionNotAllowedError,
+    BadRuleValueError,
+    BetError,
+    MalformedActionError,
+    NotYourTurnError,
+    RoundStateError,
+    RulesError,
+    ShoeExhaustedError,
+    UnknownRuleError,
+    UnknownStrategyError,
+)
+from engine.blackjack.events import (
+    CardDealt,
+    DealerBusted,
+    DealerCardDealt,
+    DealerPeeked,
+    DealerStood,
+    EvenMoneyTaken,
+    Event,
+    HandBusted,
+    HandDoubled,
+    HandSettled,
+    HandSplit,
+    HandStood,
+    HandSurrendered,
+    HoleCardDealt,
+    HoleCardRevealed,
+    InsuranceDeclined,
+    InsuranceOffered,
+    InsuranceSettled,
+    InsuranceTaken,
+    RoundEnded,
+    ShoeShuffled,
+    StakeAdded,
+    TurnStarted,
+)
+from engine.blackjack.hand import HandValue, card_value, hand_value
+from engine.blackjack.round import SEATS, Round
+from engine.blackjack.rules import (
+    CASINO,
+    CLASSIC,
+    PRESETS,
+    RULE_NAMES,
+    BlackjackPays,
+    DoubleRule,
+    Rules,
+    Surrender,
+    Ties,
+    preset,
+)
+from engine.blackjack.shoe import Shoe, StackedShoe
+from engine.blackjack.strategy import (
+    STRATEGIES,
+    Advice,
+    BasicStrategy,
+    DealerStrategy,
+    RandomStrategy,
+    SimpleStrategy,
+    Strategy,
+    strategy_named,
+)
+from engine.blackjack.views import (
+    DealerView,
+    Decision,
+    HandStatus,
+    HandView,
+    RoundView,
+    SeatView,
+)
+
+__all__ = [
+    "CASINO",
+    "CLASSIC",
+    "INSURANCE_ACTIONS",
+    "PLAY_ACTIONS",
+    "PRESETS",
+    "RULE_NAMES",
+    "SEATS",
+    "STRATEGIES",
+    "Action",
+    "ActionNotAllowedError",
+    "Advice",
+    "BadRuleValueError",
+    "BasicChart",
+    "BasicStrategy",
+    "BetError",
+    "BlackjackPays",
+    "CardDealt",
+    "DealerBusted",
+    "DealerCardDealt",
+    "DealerPeeked",
+    "DealerStood",
+    "DealerStrategy",
+    "DealerView",
+    "Decision",
+    "DoubleRule",
+    "EvenMoneyTaken",
+    "Event",
+    "HandBusted",
+    "HandDoubled",
+    "HandResult",
+    "HandSettled",
+    "HandSplit",
+    "HandStatus",
+    "HandStood",
+    "HandSurrendered",
+    "HandValue",
+    "HandView",
+    "HoleCardDealt",
+    "HoleCardRevealed",
+    "InsuranceDeclined",
+    "InsuranceOffered",
+    "InsuranceResult",
+    "InsuranceSettled",
+    "InsuranceTaken",
+    "MalformedActionError",
+    "NotYourTurnError",
+    "Outcome",
+    "Phase",
+    "RandomStrategy",
+    "Round",
+    "RoundEnded",
+    "RoundStateError",
+    "RoundView",
+    "Rules",
+    "RulesError",
+    "SeatView",
+    "Shoe",
+    "ShoeExhaustedError",
+    "ShoeShuffled",
+    "SimpleStrategy",
+    "StackedShoe",
+    "StakeAdded",
+    "Strategy",
+    "Surrender",
+    "Ties",
+    "TurnStarted",
+    "UnknownRuleError",
+    "UnknownStrategyError",
+    "basic_chart",
+    "card_value",
+    "hand_value",
+    "hand_values",
+    "house_edge",
+    "preset",
+    "strategy_named",
+]

@@ -1,0 +1,45 @@
+"""The Blackjack engine's refusals, each a specific subclass of the engine's error branches."""
+
+from __future__ import annotations
+
+from engine.errors import EngineError, IllegalActionError, MalformedInputError
+
+
+class RulesError(MalformedInputError):
+    """A rule set that cannot be built: an unknown option name or a value out of range."""
+
+
+class UnknownRuleError(RulesError):
+    """A rule name that is not one of ``Rules``'s options."""
+
+
+class BadRuleValueError(RulesError):
+    """A rule value of the wrong kind or out of range."""
+
+
+class UnknownStrategyError(MalformedInputError):
+    """A strategy name that is not one of the known strategies."""
+
+
+class BetError(MalformedInputError):
+    """A bet or seat that cannot be played: not a positive whole number of chips, a bad seat."""
+
+
+class MalformedActionError(MalformedInputError):
+    """Something passed as an action that is not an ``Action``, or a seat that is not a seat."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action from a seat that is not the one to act (or has nothing to decide)."""
+
+
+class ActionNotAllowedError(IllegalActionError):
+    """An action the rules do not allow for this hand now (a double on three cards, ...)."""
+
+
+class RoundStateError(IllegalActionError):
+    """An action before the deal or after the round is over."""
+
+
+class ShoeExhaustedError(EngineError):
+    """A stacked shoe ran out of cards, or a real shoe has every card on the table."""
