@@ -33,10 +33,6 @@ DEFAULT_RULES: dict[str, RateLimitRule] = {
     "PATCH /webhooks/{application_id}/{token}/messages/{message_id}": RateLimitRule(
         5, 2.0, "webhook-edit"
     ),
-    "PUT /applications/{application_id}/commands": RateLimitRule(2, 60.0, "cmd-sync"),
-    "PUT /applications/{application_id}/guilds/{guild_id}/commands": RateLimitRule(
-        2, 60.0, "guild-cmd-sync"
-    ),
 }
 DEFAULT_GLOBAL_PER_SECOND = 50
 

@@ -1,0 +1,92 @@
+"""`felt run` as a real process against the fake Discord: start, answer, stop on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from conftest import World
+from fakediscord import FakeDiscord
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def write_config(path: Path, fake: FakeDiscord, database: Path, *, log_format: str) -> Path:
+    path.write_text(
+        "[discord]\n"
+        f'api_base_url = "{fake.api_base_url}"\n'
+        f'gateway_url = "{fake.gateway_url}"\n'
+        "shutdown_grace_seconds = 5\n"
+        "[database]\n"
+        f'path = "{database}"\n'
+        "[logging]\n"
+        f'format = "{log_format}"\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+async def felt_run(config: Path, token: str) -> asyncio.subprocess.Process:
+    environment = {**os.environ, "DISCORD_TOKEN": token, "PYTHONPATH": str(REPOSITORY)}
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "run",
+        "--config",
+        str(config),
+        env=environment,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def test_felt_run_serves_commands_and_stops_cleanly_on_sigterm(
+    fake_discord: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    config = write_config(
+        tmp_path / "config.toml", fake_discord, tmp_path / "felt.db", log_format="json"
+    )
+
+    for run in range(2):
+        process = await felt_run(config, fake_discord.token)
+        try:
+            await fake_discord.wait_for_bot(within=30)
+            interaction = await fake_discord.slash(world.alice, world.channel, "ping")
+            await interaction.wait_answered(within=30)
+            assert interaction.reply.content.startswith("Pong")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
+        log = stderr.decode()
+        assert process.returncode == 0, log
+        assert '"message": "shutdown complete"' in log
+        assert '"reason": "SIGTERM"' in log
+        if run == 0:
+            assert '"message": "commands synced"' in log
+        # the old session must not count as connected for the next run
+        fake_discord.gateway.current.clear()
+
+    # The second run found the same commands and did not push them again.
+    assert fake_discord.command_syncs == [None]
+
+
+async def test_felt_run_with_a_refused_token_says_so_in_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    config = write_config(
+        tmp_path / "config.toml", fake_discord, tmp_path / "felt.db", log_format="text"
+    )
+
+    process = await felt_run(config, "not-the-token")
+    _stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
+
+    assert process.returncode == 1
+    last_line = stderr.decode().strip().splitlines()[-1]
+    assert last_line == (
+        "felt run: Discord refused the token (401 Unauthorized): "
+        "check DISCORD_TOKEN or [discord] token"
+    )
