@@ -10,6 +10,7 @@ moment the kill hit (startup, migration, recovery, mid-operation, mid-commit).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -122,7 +123,7 @@ async def restart_and_verify(db: Path, journal: Path) -> None:
     assert escrow == 0
 
 
-async def crash_many_times(tmp_path: Path, kills: int, seed: int) -> Counter[str]:
+def crash_many_times(tmp_path: Path, kills: int, seed: int) -> Counter[str]:
     db = tmp_path / "felt.db"
     journal = tmp_path / "journal.jsonl"
     rng = random.Random(seed)
@@ -130,12 +131,12 @@ async def crash_many_times(tmp_path: Path, kills: int, seed: int) -> Counter[str
     for run in range(kills):
         seen = kill_at_random(spawn(db, journal, seed, run), rng)
         moments["starting" if seen < 2 else "playing"] += 1
-        await restart_and_verify(db, journal)
+        asyncio.run(restart_and_verify(db, journal))
     # A last, uninterrupted stretch: the database is still fully usable after all those kills.
     final = spawn(db, journal, seed, kills, ops=30)
     _out, err = final.communicate(timeout=120)
     assert final.returncode == 0, err
-    await restart_and_verify(db, journal)
+    asyncio.run(restart_and_verify(db, journal))
     cli = subprocess.run(
         [sys.executable, "-m", "bot.cli", "db", "check", "--db", str(db)],
         capture_output=True,
@@ -149,14 +150,14 @@ async def crash_many_times(tmp_path: Path, kills: int, seed: int) -> Counter[str
     return moments
 
 
-async def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
-    moments = await crash_many_times(tmp_path, kills=6, seed=20250301)
+def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
+    moments = crash_many_times(tmp_path, kills=6, seed=20250301)
     assert sum(moments.values()) == 6
 
 
 @pytest.mark.slow
-async def test_sigkill_hundreds_of_times_loses_no_chip(tmp_path: Path) -> None:
+def test_sigkill_hundreds_of_times_loses_no_chip(tmp_path: Path) -> None:
     seed = int(os.environ.get("FELT_CRASH_SEED", "7"))
     kills = int(os.environ.get("FELT_CRASH_KILLS", "200"))
-    moments = await crash_many_times(tmp_path, kills=kills, seed=seed)
+    moments = crash_many_times(tmp_path, kills=kills, seed=seed)
     assert moments["playing"] > kills // 2
