@@ -17,7 +17,7 @@ from fakediscord import FakeDiscord, ResponseKind
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.replies import defer_first
-from bot.discord.tree import FeltModal, FeltView
+from bot.discord.tree import FeltModal, FeltView, route_errors
 
 ERROR_ID = re.compile(r"error id: `([0-9a-f]{8})`")
 
@@ -408,3 +408,63 @@ async def test_shutdown_cancels_hooks_that_overrun_the_grace_period(
 
     assert cancelled == [True]
     assert bot.is_closed()
+
+
+# ----- persistent buttons and other layers' refusals -------------------------------------------
+
+
+class NotYourTurnError(Exception):
+    """Stands for an error of another layer (the table host) that carries a player message."""
+
+
+class SeatButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"seat:(?P<seat>\d+)"):
+    """A button that survives restarts: its custom_id carries everything needed."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Seat {seat}", custom_id=f"seat:{seat}"))
+        self.seat = seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
+    ) -> SeatButton:
+        return cls(int(match["seat"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with route_errors(interaction, "seat button"):
+            if self.seat == 2:
+                raise NotYourTurnError("Seat 2 is taken.")
+            await interaction.response.send_message(f"You sat in seat {self.seat}.", ephemeral=True)
+
+
+class Seats(commands.Cog):
+    def __init__(self, bot: FeltBot) -> None:
+        bot.add_dynamic_items(SeatButton)
+        bot.error_router.register_refusal(NotYourTurnError)
+
+    @app_commands.command(name="seats", description="Post the seat buttons")
+    async def seats(self, interaction: discord.Interaction[Any]) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(SeatButton(1))
+        view.add_item(SeatButton(2))
+        await interaction.response.send_message("Pick a seat", view=view)
+
+
+async def test_persistent_buttons_work_after_a_restart_and_route_refusals(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World
+) -> None:
+    first = await start_bot(cogs=[Seats])
+    posted = await fake_discord.slash(world.alice, world.channel, "seats")
+    await posted.wait_answered()
+    await first.close()
+    await start_bot(cogs=[Seats])
+
+    sat = await fake_discord.click(world.bob, posted.reply, label="Seat 1")
+    taken = await fake_discord.click(world.alice, posted.reply, label="Seat 2")
+    await sat.wait_answered()
+    await taken.wait_answered()
+
+    assert sat.reply.content == "You sat in seat 1."
+    assert taken.reply.content == "Seat 2 is taken."
+    assert taken.reply.ephemeral_for is world.alice.user
+    assert fake_discord.channel_messages(world.channel) == [posted.reply]

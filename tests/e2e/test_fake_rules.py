@@ -16,7 +16,7 @@ import aiohttp
 import discord
 import pytest
 from conftest import Probe, World, connect_probe
-from fakediscord import FakeClock, FakeDiscord, RateLimitRule, ResponseKind
+from fakediscord import FakeClock, FakeDiscord, Permission, RateLimitRule, ResponseKind
 
 from bot.config import DiscordConfig
 from bot.discord.client import apply_endpoints
@@ -496,3 +496,116 @@ async def test_identify_with_a_wrong_token_is_closed_with_4004(fake_discord: Fak
     assert hello["op"] == 10
     assert closing.type is aiohttp.WSMsgType.CLOSE
     assert closing.data == 4004
+
+
+# ----- component responses and webhook messages -------------------------------------------------
+
+
+async def post_with_button(probe: Probe) -> Any:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Fold", custom_id="fold"))
+    await probe.request(
+        "POST",
+        "/channels/{channel_id}/messages",
+        channel_id=probe.world.channel.id,
+        json={"content": "Your turn", "components": view.to_components()},
+    )
+    return probe.fake.last_message(probe.world.channel)
+
+
+async def test_deferred_update_then_edit_original_edits_the_clicked_message(
+    probe: Probe,
+) -> None:
+    message = await post_with_button(probe)
+    clicked = await probe.fake.click(probe.world.bob, message, label="Fold")
+    interaction = await asyncio.wait_for(probe.received.get(), 10)
+
+    await interaction.response.defer()
+    await interaction.edit_original_response(content="Bob folded", view=None)
+
+    assert clicked.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE
+    assert clicked.original is message
+    assert message.content == "Bob folded"
+    assert message.buttons == []
+    assert message.edits == 1
+    assert probe.fake.channel_messages(probe.world.channel) == [message]
+
+
+async def test_update_message_response_edits_the_clicked_message(probe: Probe) -> None:
+    message = await post_with_button(probe)
+    await probe.fake.click(probe.world.bob, message, label="Fold")
+    interaction = await asyncio.wait_for(probe.received.get(), 10)
+
+    await interaction.response.edit_message(content="Folded")
+
+    assert message.content == "Folded"
+    assert message.button_labels == ["Fold"]
+
+
+async def test_update_message_is_refused_for_a_slash_command(probe: Probe) -> None:
+    sent, interaction = await probe.command()
+
+    with pytest.raises(discord.HTTPException) as caught:
+        await probe.request(
+            "POST",
+            "/interactions/{interaction_id}/{token}/callback",
+            interaction_id=interaction.id,
+            token=interaction.token,
+            json={"type": 7, "data": {"content": "no message to update"}},
+        )
+
+    assert caught.value.code == 50035
+    assert not sent.acknowledged
+
+
+async def test_followups_can_be_edited_and_deleted_by_id(probe: Probe) -> None:
+    sent, interaction = await probe.command()
+    await interaction.response.send_message("first")
+    followup = await interaction.followup.send("second", wait=True)
+
+    await followup.edit(content="second, edited")
+    assert sent.followups[0].content == "second, edited"
+    await followup.delete()
+    await interaction.delete_original_response()
+
+    assert sent.messages == []
+    assert probe.fake.channel_messages(probe.world.channel) == []
+
+
+async def test_channel_message_delete_and_edit_of_a_deleted_message(probe: Probe) -> None:
+    channel = probe.client.get_partial_messageable(probe.world.channel.id)
+    sent = await channel.send("to be deleted")
+
+    await sent.delete()
+    with pytest.raises(discord.NotFound) as caught:
+        await sent.edit(content="too late")
+
+    assert caught.value.code == 10008
+    assert probe.fake.channel_messages(probe.world.channel) == []
+
+
+async def test_missing_send_permission_is_forbidden(probe: Probe) -> None:
+    probe.fake.deny_bot(probe.world.channel, Permission.SEND_MESSAGES)
+    channel = probe.client.get_partial_messageable(probe.world.channel.id)
+
+    with pytest.raises(discord.Forbidden) as caught:
+        await channel.send("hello")
+
+    assert caught.value.code == 50013
+    assert probe.fake.channel_messages(probe.world.channel) == []
+
+
+async def test_threads_can_be_created_and_posted_in(probe: Probe) -> None:
+    channel = probe.client.get_partial_messageable(probe.world.channel.id)
+    starter = await channel.send("Table 1 opens")
+
+    thread = await probe.client.http.start_thread_with_message(
+        channel.id, starter.id, name="Table 1", auto_archive_duration=1440, rate_limit_per_user=0
+    )
+    await probe.client.get_partial_messageable(int(thread["id"])).send("Hand #1")
+
+    fake_thread = probe.fake.channels[int(thread["id"])]
+    assert fake_thread.is_thread
+    assert fake_thread.parent_id == probe.world.channel.id
+    assert [m.content for m in probe.fake.channel_messages(fake_thread)] == ["Hand #1"]
+    assert any(m.content == "Hand #1" for m in probe.fake.visible_to(probe.world.bob))
