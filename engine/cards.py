@@ -10,7 +10,6 @@ import random
 import re
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import IntEnum
 
 from engine.errors import CardParseError
@@ -75,22 +74,51 @@ class Suit(IntEnum):
 
 _RANK_CHARS = "23456789TJQKA"
 _RANK_WORDS = (
-    "Two Three Four Five Six Seven Eight Nine Ten Jack Queen King Ace".split()
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
 )
 _RANK_PLURALS = (
-    "Twos Threes Fours Fives Sixes Sevens Eights Nines Tens Jacks Queens Kings Aces".split()
+    "Twos",
+    "Threes",
+    "Fours",
+    "Fives",
+    "Sixes",
+    "Sevens",
+    "Eights",
+    "Nines",
+    "Tens",
+    "Jacks",
+    "Queens",
+    "Kings",
+    "Aces",
 )
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
-    """One playing card. Cards order by rank, then suit (clubs < diamonds < hearts < spades)."""
+class Card(int):
+    """One playing card. Cards order by rank, then suit (clubs < diamonds < hearts < spades).
 
-    id: int
+    A card *is* its phevaluator id (``rank_index * 4 + suit``, 2c = 0 ... As = 51): an immutable
+    int subclass, so the C evaluator takes cards without translation and hashing and comparing
+    them cost no Python code. Cards are interned: use ``DECK``, ``Card.of`` or the parsers.
+    """
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.id < 52:
-            raise CardParseError(f"card id {self.id} is not in 0..51")
+    __slots__ = ()
+
+    def __new__(cls, card_id: int) -> Card:
+        if not 0 <= card_id < 52:
+            raise CardParseError(f"card id {card_id} is not in 0..51")
+        return super().__new__(cls, card_id)
 
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:
@@ -98,26 +126,41 @@ class Card:
         return DECK[(rank - 2) * 4 + suit]
 
     @property
+    def id(self) -> int:
+        """The card's number, 0 (2c) to 51 (As)."""
+        return int(self)
+
+    @property
     def rank(self) -> Rank:
         """The card's rank."""
-        return Rank(self.id // 4 + 2)
+        return _RANKS[self >> 2]
 
     @property
     def suit(self) -> Suit:
         """The card's suit."""
-        return Suit(self.id % 4)
+        return _SUITS[self & 3]
 
     @property
     def symbol(self) -> str:
-        """Display form with a suit symbol: ``A♠``, ``10♥`` is written ``T♥``."""
-        return _RANK_CHARS[self.id // 4] + "♣♦♥♠"[self.id % 4]
+        """Display form with a suit symbol: ``A♠`` (tens are written ``T♥``)."""
+        return _RANK_CHARS[self >> 2] + "♣♦♥♠"[self & 3]
+
+    def __bool__(self) -> bool:
+        # A card is always a card: 2c (id 0) must not be falsy in `card or default`.
+        return True
 
     def __str__(self) -> str:
-        return _RANK_CHARS[self.id // 4] + "cdhs"[self.id % 4]
+        return _RANK_CHARS[self >> 2] + "cdhs"[self & 3]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+_RANKS = tuple(Rank(value) for value in range(2, 15))
+_SUITS = tuple(Suit)
 
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 """All 52 cards in id order; cards are interned, so ``Card.of`` and parsing return these."""
@@ -127,8 +170,8 @@ _SUIT_INPUT = {
     "♣": 0, "♦": 1, "♥": 2, "♠": 3,
     "♧": 0, "♢": 1, "♡": 2, "♤": 3,
 }  # fmt: skip
-_RANK_INPUT = {c: i for i, c in enumerate(_RANK_CHARS)} | {"10": 8, "1": 12}
-_CARD_TOKEN = re.compile(r"(10|[2-9TJQKA1])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+_RANK_INPUT = {c: i for i, c in enumerate(_RANK_CHARS)} | {"10": 8}
+_CARD_TOKEN = re.compile(r"(10|[2-9TJQKA])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
 
 
 def parse_card(text: str) -> Card:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from enum import IntEnum
-from functools import total_ordering
-from itertools import combinations
+from functools import cache, total_ordering
+from itertools import combinations, combinations_with_replacement
 
 from phevaluator import _pheval
 
-from engine.cards import Card, Rank
+from engine.cards import DECK, Card, Rank
 from engine.errors import MalformedInputError
 
 _evaluate_5 = _pheval.evaluate_5cards
@@ -80,34 +80,22 @@ class HandValue:
     """The value of the best five-card hand among some cards.
 
     Compare values with ``<``/``==``: higher is stronger, equal is a tie. ``strength`` is an
-    int from 1 (seven-five high) to 7462 (royal flush) that orders the same way.
+    int from 1 (seven-five high) to 7462 (royal flush) that orders the same way. There are only
+    7,462 values and each exists once, so evaluating allocates nothing. Everything here depends
+    on the value alone (suits never matter to a description); the actual five cards come from
+    ``best_five(cards)``.
     """
 
-    __slots__ = ("_cards", "strength")
+    __slots__ = ("category", "strength")
 
-    def __init__(self, strength: int, cards: tuple[Card, ...]) -> None:
+    def __init__(self, strength: int, category: HandCategory) -> None:
         self.strength = strength
-        self._cards = cards
-
-    @property
-    def category(self) -> HandCategory:
-        """The hand's category (``HandCategory.FULL_HOUSE``, ...)."""
-        return category_of_rank(WORST_RANK + 1 - self.strength)
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The cards the value was computed from."""
-        return self._cards
-
-    @property
-    def best_five(self) -> tuple[Card, ...]:
-        """The five cards that make the hand, the cards that matter most first."""
-        return _arrange(_best_five(self._cards, self.strength))
+        self.category = category
 
     @property
     def description(self) -> str:
         """What people say at showdown: ``"Full house, Kings over Sevens"``."""
-        return describe(self.best_five, self.category)
+        return _description_of(self.strength)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
@@ -118,10 +106,20 @@ class HandValue:
         return self.strength < other.strength
 
     def __hash__(self) -> int:
-        return hash(self.strength)
+        return self.strength
 
     def __repr__(self) -> str:
         return f"HandValue({self.strength}, {self.category.name})"
+
+
+# Indexed by phevaluator's rank (1 = royal flush); index 0 is unused.
+_VALUES: tuple[HandValue, ...] = (
+    HandValue(0, HandCategory.HIGH_CARD),
+    *(
+        HandValue(WORST_RANK + 1 - rank, category_of_rank(rank))
+        for rank in range(1, WORST_RANK + 1)
+    ),
+)
 
 
 def evaluate(cards: Sequence[Card]) -> HandValue:
@@ -131,37 +129,78 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
     >>> evaluate(parse_cards("Kh Kd Ks 7c 7d 2s 3s")).description
     'Full house, Kings over Sevens'
     """
-    return HandValue(WORST_RANK + 1 - rank_of(cards), tuple(cards))
+    return _VALUES[rank_of(cards)]
 
 
 def rank_of(cards: Sequence[Card]) -> int:
     """phevaluator's raw rank of 5-7 cards (1 = royal flush ... 7462; smaller is stronger)."""
     n = len(cards)
     if n == 7:
-        a, b, c, d, e, f, g = cards
-        if len({a, b, c, d, e, f, g}) == 7:
-            return int(_evaluate_7(a.id, b.id, c.id, d.id, e.id, f.id, g.id))
+        rank: int = _evaluate_7(*cards)
     elif n == 6:
-        a, b, c, d, e, f = cards
-        if len({a, b, c, d, e, f}) == 6:
-            return int(_evaluate_6(a.id, b.id, c.id, d.id, e.id, f.id))
+        rank = _evaluate_6(*cards)
     elif n == 5:
-        a, b, c, d, e = cards
-        if len({a, b, c, d, e}) == 5:
-            return int(_evaluate_5(a.id, b.id, c.id, d.id, e.id))
+        rank = _evaluate_5(*cards)
     else:
         raise MalformedInputError(f"a hand is 5 to 7 cards, not {n}")
-    raise MalformedInputError("a hand cannot hold the same card twice")
+    if len(set(cards)) != n:
+        raise MalformedInputError("a hand cannot hold the same card twice")
+    return rank
 
 
-def _best_five(cards: tuple[Card, ...], strength: int) -> tuple[Card, ...]:
+def best_five(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The five of these cards that make the best hand, the cards that matter most first.
+
+    >>> from engine.cards import parse_cards, format_cards
+    >>> format_cards(best_five(parse_cards("2c Kh 7d Kd 7s Ks 3h")))
+    'Ks Kh Kd 7s 7d'
+    """
+    target = rank_of(cards)
     if len(cards) == 5:
-        return cards
-    target = WORST_RANK + 1 - strength
+        return _arrange(cards)
     for five in combinations(cards, 5):
         if rank_of(five) == target:
-            return five
+            return _arrange(five)
     raise AssertionError("no five of the cards reach their own value")  # pragma: no cover
+
+
+def _description_of(strength: int) -> str:
+    description = _DESCRIPTIONS.get(strength)
+    if description is None:
+        hand = _representatives()[strength]
+        description = describe(_arrange(hand), _VALUES[WORST_RANK + 1 - strength].category)
+        _DESCRIPTIONS[strength] = description
+    return description
+
+
+_DESCRIPTIONS: dict[int, str] = {}
+
+
+@cache
+def _representatives() -> dict[int, tuple[Card, ...]]:
+    """One five-card hand for every strength (suits never change a description)."""
+    hands: dict[int, tuple[Card, ...]] = {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        if ranks[0] == ranks[4]:
+            continue  # five of a kind
+        hand = _unsuited(ranks)
+        hands[WORST_RANK + 1 - rank_of(hand)] = hand
+        if len(set(ranks)) == 5:
+            flush = tuple(DECK[r * 4] for r in ranks)
+            hands[WORST_RANK + 1 - rank_of(flush)] = flush
+    return hands
+
+
+def _unsuited(ranks: Sequence[int]) -> tuple[Card, ...]:
+    """Cards of these ranks that do not make a flush."""
+    if len(set(ranks)) == 5:
+        return tuple(DECK[rank * 4 + (position == 4)] for position, rank in enumerate(ranks))
+    seen: Counter[int] = Counter()
+    cards = []
+    for rank in ranks:
+        cards.append(DECK[rank * 4 + seen[rank]])
+        seen[rank] += 1
+    return tuple(cards)
 
 
 def _arrange(five: Sequence[Card]) -> tuple[Card, ...]:

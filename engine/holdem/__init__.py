@@ -1,6 +1,16 @@
 """No-Limit Texas Hold'em: a sans-IO hand state machine, side pots, and PHH hand histories."""
 
-from engine.holdem.actions import Action, ActionKind, Call, Check, Fold, LegalActions, Muck, RaiseTo, Show
+from engine.holdem.actions import (
+    Action,
+    ActionKind,
+    Call,
+    Check,
+    Fold,
+    LegalActions,
+    Muck,
+    RaiseTo,
+    Show,
+)
 from engine.holdem.errors import (
     ActionNotAllowedError,
     HandCompleteError,
@@ -22,7 +32,7 @@ from engine.holdem.events import (
     PlayerActed,
     PotAwarded,
 )
-from engine.holdem.hand import Hand, Phase, ShowdownMode, Street
+from engine.holdem.hand import Hand, Phase, ShowdownMode, Street, stacked_deck
 from engine.holdem.pots import Pot
 from engine.holdem.stakes import Stakes
 
@@ -59,4 +69,5 @@ __all__ = [
     "ShowdownMode",
     "Stakes",
     "Street",
+    "stacked_deck",
 ]

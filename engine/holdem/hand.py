@@ -16,11 +16,12 @@ uncalled bets are returned; the odd chip goes to the first winner left of the bu
 from __future__ import annotations
 
 import random
+import secrets
 from collections import deque
 from collections.abc import Sequence
 from enum import Enum, IntEnum
 
-from engine.cards import Card, format_cards, shuffled_deck
+from engine.cards import DECK, Card, format_cards
 from engine.errors import MalformedInputError
 from engine.evaluate import HandValue, evaluate
 from engine.holdem.actions import (
@@ -61,6 +62,28 @@ MAX_PLAYERS = 22
 """52 cards hold 22 players' hole cards, three burns and a board."""
 
 BOARD_CARDS_BY_STREET = (0, 3, 1, 1)
+
+
+def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] = ()) -> list[Card]:
+    """A deck that deals these hole cards (player 0 first) and board; ``None`` or missing
+    cards are filled from the unused cards in deck order. Used for replays and tests."""
+    known = [card for hole in holes for card in hole if card is not None] + list(board)
+    if len(set(known)) != len(known):
+        raise InvalidSetupError("the same card is dealt twice")
+    if len(board) > 5 or any(len(hole) > 2 for hole in holes):
+        raise InvalidSetupError("two hole cards each and at most five board cards")
+    used = set(known)
+    spare = iter([card for card in DECK if card not in used])
+    padded = [list(hole) + [None] * (2 - len(hole)) for hole in holes]
+    deck = [padded[p][r] or next(spare) for r in range(2) for p in range(len(holes))]
+    position = 0
+    for count in BOARD_CARDS_BY_STREET[1:]:
+        deck.append(next(spare))  # burn
+        for _ in range(count):
+            deck.append(board[position] if position < len(board) else next(spare))
+            position += 1
+    deck.extend(spare)
+    return deck
 
 
 class Street(IntEnum):
@@ -122,12 +145,21 @@ class Hand:
             raise InvalidSetupError(f"the stakes are for {stakes.players} players, not {n}")
         for stack in stacks:
             if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
-                raise InvalidSetupError(f"every starting stack must be a whole number > 0: {stack!r}")
-        cards = list(deck) if deck is not None else shuffled_deck(rng)
-        if len(set(cards)) != len(cards):
-            raise InvalidSetupError("the deck holds the same card twice")
-        if len(cards) < 2 * n + 8:
-            raise InvalidSetupError(f"{len(cards)} cards are not enough for {n} players")
+                raise InvalidSetupError(
+                    f"every starting stack must be a whole number > 0: {stack!r}"
+                )
+        if deck is not None:
+            cards = list(deck)
+            if len(set(cards)) != len(cards):
+                raise InvalidSetupError("the deck holds the same card twice")
+            if len(cards) < 2 * n + 8:
+                raise InvalidSetupError(f"{len(cards)} cards are not enough for {n} players")
+            self._rng: random.Random | None = None
+        else:
+            # Cards are drawn by a Fisher-Yates step each: as uniform as shuffling the whole
+            # deck first, without the work for the ~30 cards a hand never reaches.
+            cards = list(DECK)
+            self._rng = rng if rng is not None else secrets.SystemRandom()
 
         self.stakes = stakes
         self.player_count = n
@@ -162,6 +194,7 @@ class Hand:
         self._showdown_queue: deque[int] = deque()
         self._runout = False
         self._values: dict[int, HandValue] = {}
+        self._blinds = [stakes.blind_of(i) for i in range(n)]
         self._start()
 
     # ----------------------------------------------------------------- what the hand says
@@ -256,27 +289,29 @@ class Hand:
         if self.phase is Phase.SHOWDOWN:
             self._showdown_action(player, action)
             return self.events[first_new:]
-        legal = self.legal_actions()
-        if legal is None:  # pragma: no cover - betting always has an actor
-            raise AssertionError("betting phase without a player to act")
-        if player != legal.player:
+        actor = self._actors[0]
+        if player != actor:
             raise NotYourTurnError(f"it is not player {player + 1}'s turn")
+        behind = max(self.bets) - self.bets[player]
         match action:
             case Fold():
-                if not legal.can_fold:
+                if behind <= 0:
                     raise ActionNotAllowedError("there is no bet to fold to: check instead")
                 self._fold(player)
             case Check():
-                if not legal.can_check:
-                    raise ActionNotAllowedError(f"you must call {legal.call_amount} or fold")
+                if behind > 0:
+                    call = min(behind, self.stacks[player])
+                    raise ActionNotAllowedError(f"you must call {call} or fold")
                 self._check_or_call(player)
             case Call():
-                if legal.call_amount is None:
+                if behind <= 0:
                     raise ActionNotAllowedError("there is nothing to call: check instead")
                 self._check_or_call(player)
             case RaiseTo(amount=amount):
                 if not isinstance(amount, int) or isinstance(amount, bool):
                     raise MalformedInputError(f"a raise amount must be a whole number: {amount!r}")
+                legal = self.legal_actions()
+                assert legal is not None
                 if legal.min_raise_to is None or legal.max_raise_to is None:
                     raise ActionNotAllowedError("you cannot bet or raise now")
                 if not legal.min_raise_to <= amount <= legal.max_raise_to:
@@ -388,20 +423,32 @@ class Hand:
         self._begin_betting()
 
     def _draw(self) -> Card:
-        card = self._deck[self._dealt]
-        self._dealt += 1
-        return card
+        deck = self._deck
+        i = self._dealt
+        if self._rng is not None:
+            j = i + self._rng.randrange(len(deck) - i)
+            deck[i], deck[j] = deck[j], deck[i]
+        self._dealt = i + 1
+        return deck[i]
 
     def _begin_betting(self) -> None:
         n = self.player_count
         bets = self.bets
         # The player after the biggest blind opens preflop; after the flop, player 0 does.
-        key = [(bets[i] if self.stakes.blind_of(i) > 0 else 0, i) for i in range(n)]
-        self._opener = (max(key)[1] + 1) % n
+        if self.street is Street.PREFLOP:
+            blinds = self._blinds
+            key = max((bets[i] if blinds[i] > 0 else 0, i) for i in range(n))
+            self._opener = (key[1] + 1) % n
+        else:
+            self._opener = 0
+        live, stacks = self.live, self.stacks
+        # A player whose every chip is covered by nobody else has no one left to bet against.
+        totals = sorted(bets[i] + stacks[i] for i in range(n) if live[i])
+        second = totals[-2] if len(totals) > 1 else 0
         self._actors = deque(
             i
             for i in ((self._opener + k) % n for k in range(n))
-            if self.live[i] and self.stacks[i] > 0 and self._effective_stack(i) > 0
+            if live[i] and stacks[i] > 0 and second - bets[i] > 0
         )
         self._raise_size = 0
         self._acted.clear()
@@ -412,11 +459,6 @@ class Hand:
             or (len(self._actors) == 1 and bets[self._actors[0]] >= max(bets))
         ):
             self._end_betting()
-
-    def _effective_stack(self, player: int) -> int:
-        """What the player can still lose: capped by the second-deepest live player."""
-        totals = sorted(self.bets[i] + self.stacks[i] for i in range(self.player_count) if self.live[i])
-        return min(self.stacks[player], max(0, totals[-2] - self.bets[player]))
 
     def _end_betting(self) -> None:
         self._actors.clear()
@@ -471,18 +513,19 @@ class Hand:
         # When anyone is all-in every hand is tabled; otherwise a hand that can no longer win
         # anything is mucked unseen.
         show_all = self._runout or 0 in self.stacks
+        pots = self.pots()
         while self._showdown_queue:
             player = self._showdown_queue.popleft()
-            if show_all or self._could_win(player):
+            if show_all or self._could_win(player, pots):
                 self._show(player)
             else:
                 self._muck(player)
         self._end_showdown()
 
-    def _could_win(self, player: int) -> bool:
+    def _could_win(self, player: int, pots: list[Pot]) -> bool:
         """Whether the player ties or beats every shown hand in some pot they can win."""
         value = self._value(player)
-        for pot in self.pots():
+        for pot in pots:
             if player not in pot.eligible:
                 continue
             shown = [self._value(i) for i in pot.eligible if self.shown[i]]
@@ -540,7 +583,10 @@ class Hand:
         if live_count > 1:
             # Kill every hand that cannot win any pot before the pots are built, as PokerKit
             # does: it changes which side pots merge, and so where odd chips go.
-            dead = [i for i in range(self.player_count) if self.live[i] and not self._could_win(i)]
+            pots = self.pots()
+            dead = [
+                i for i in range(self.player_count) if self.live[i] and not self._could_win(i, pots)
+            ]
             for player in dead:
                 self.live[player] = False
         for index, pot in enumerate(self.pots()):

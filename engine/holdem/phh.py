@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import DECK, Card, parse_card
+from engine.cards import Card, parse_card
 from engine.errors import EngineError, MalformedInputError
 from engine.holdem.actions import Action, Call, Check, Fold, Muck, RaiseTo, Show
-from engine.holdem.hand import BOARD_CARDS_BY_STREET, Hand, Phase, ShowdownMode
+from engine.holdem.errors import InvalidSetupError
+from engine.holdem.hand import Hand, Phase, ShowdownMode, stacked_deck
 from engine.holdem.stakes import Stakes
 
 SUPPORTED_VARIANT = "NT"
 """No-limit Texas hold'em, the only PHH variant Felt plays."""
 
-REQUIRED_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions")
+REQUIRED_FIELDS = (
+    "variant",
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "starting_stacks",
+    "actions",
+)
 
 
 class PhhError(MalformedInputError):
@@ -240,7 +248,9 @@ def replay(history: HandHistory) -> Hand:
             lines.append((index, text, line))
     deck = _deck_for(players, [line for _, _, line in lines])
     try:
-        hand = Hand(history.stakes, history.starting_stacks, deck=deck, showdown=ShowdownMode.MANUAL)
+        hand = Hand(
+            history.stakes, history.starting_stacks, deck=deck, showdown=ShowdownMode.MANUAL
+        )
     except EngineError as error:
         raise PhhError(str(error)) from None
     board_seen = 0
@@ -263,8 +273,11 @@ def replay(history: HandHistory) -> Hand:
         while hand.to_act is not None:
             hand.act(hand.to_act, Show())
     if not hand.is_complete:
-        raise ReplayError(len(history.actions) - 1, history.actions[-1] if history.actions else "",
-                          "the actions end before the hand is over")
+        raise ReplayError(
+            len(history.actions) - 1,
+            history.actions[-1] if history.actions else "",
+            "the actions end before the hand is over",
+        )
     return hand
 
 
@@ -278,7 +291,7 @@ def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Actio
             if hand.board[board_seen : board_seen + len(cards)] == list(cards):
                 return None
             if legal is None:
-                raise ReplayError(0, "", "board cards dealt out of turn")
+                raise _OutOfTurn(hand, "these board cards do not come now")
         case _PlayerAction(player=player, verb=verb, amount=amount):
             if verb in ("show", "muck"):
                 if hand.phase is Phase.SHOWDOWN:
@@ -291,17 +304,14 @@ def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Actio
                 assert amount is not None
                 return player, RaiseTo(amount), False
     if legal is None:
-        raise _OutOfTurn(hand)
+        raise _OutOfTurn(hand, "this action is not possible at this point of the hand")
     # PokerKit's repair: the skipped player checks if they can, else folds.
     return legal.player, Check() if legal.can_check else Fold(), True
 
 
 class _OutOfTurn(EngineError):
-    def __init__(self, hand: Hand) -> None:
-        if hand.is_complete:
-            super().__init__("the hand is already over")
-        else:
-            super().__init__("this action is not possible at this point of the hand")
+    def __init__(self, hand: Hand, reason: str) -> None:
+        super().__init__("the hand is already over" if hand.is_complete else reason)
 
 
 def _deck_for(players: int, lines: Sequence[_Line]) -> list[Card]:
@@ -332,21 +342,10 @@ def _deck_for(players: int, lines: Sequence[_Line]) -> list[Card]:
         hole.extend([None] * (2 - len(hole)))
     if len(board) > 5:
         raise PhhError("the board has more than five cards")
-    known = [card for hole in holes for card in hole if card is not None] + board
-    seen: set[Card] = set()
-    for card in known:
-        if card in seen:
-            raise PhhError(f"{card} appears twice in the hand")
-        seen.add(card)
-    spare: Iterator[Card] = (card for card in DECK if card not in seen)
-    deck = [holes[p][r] or next(spare) for r in range(2) for p in range(players)]
-    position = 0
-    for count in BOARD_CARDS_BY_STREET[1:]:
-        deck.append(next(spare))  # burn
-        for _ in range(count):
-            deck.append(board[position] if position < len(board) else next(spare))
-            position += 1
-    return deck
+    try:
+        return stacked_deck(holes, board)
+    except InvalidSetupError as error:
+        raise PhhError(str(error)) from None
 
 
 # ------------------------------------------------------------------------------ writing
@@ -362,11 +361,8 @@ def from_hand(hand: Hand, /, *, reveal: bool = True, **extra: Any) -> HandHistor
     actions = []
     for line in hand.phh_actions:
         words = line.split()
-        if not reveal and words[:2] == ["d", "dh"]:
-            player = int(words[2][1:]) - 1
-            if not hand.shown[player]:
-                line = f"d dh {words[2]} ????"
-        actions.append(line)
+        hidden = not reveal and words[:2] == ["d", "dh"] and not hand.shown[int(words[2][1:]) - 1]
+        actions.append(f"d dh {words[2]} ????" if hidden else line)
     fields = dict(extra)
     if hand.is_complete:
         fields["finishing_stacks"] = list(hand.stacks)

@@ -180,10 +180,7 @@ def play_ours(setup: Setup, rng: random.Random) -> Hand:
 
 def pokerkit_finishing_stacks(phh_text: str) -> tuple[int, ...]:
     """Replay PHH text in PokerKit and return where the chips ended."""
-    history = HandHistory.loads(phh_text)
-    state = None
-    for state in history:
-        pass
-    assert state is not None
+    states = list(HandHistory.loads(phh_text))
+    state = states[-1]
     assert not state.status, "PokerKit did not finish the hand"
     return tuple(state.stacks)
