@@ -123,3 +123,13 @@ async def test_snowflakes_increase(fake_discord: FakeDiscord) -> None:
     ids = [fake_discord.next_id() for _ in range(1000)]
 
     assert ids == sorted(set(ids))
+
+
+async def test_expired_interactions_can_be_forgotten_messages_stay(probe: Probe) -> None:
+    sent, interaction = await probe.command()
+    await interaction.response.send_message("posted")
+    probe.fake.clock.advance(15 * 60 + 1)
+
+    assert probe.fake.forget_expired_interactions() == 1
+    assert sent.id not in probe.fake.interactions
+    assert probe.fake.channel_messages(probe.world.channel) == [sent.reply]

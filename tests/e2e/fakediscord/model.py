@@ -680,6 +680,7 @@ class FakeInteraction:
             lambda: self.acknowledged or bool(self.errors),
             within=within,
             what=f"interaction {self.id} to be acknowledged",
+            interaction_id=self.id,
         )
         return self
 
@@ -689,6 +690,7 @@ class FakeInteraction:
             lambda: self.answered or bool(self.errors),
             within=within,
             what=f"interaction {self.id} to be answered",
+            interaction_id=self.id,
         )
         return self
 
@@ -698,6 +700,7 @@ class FakeInteraction:
             lambda: len(self.followups) >= count or bool(self.errors),
             within=within,
             what=f"{count} followups to interaction {self.id}",
+            interaction_id=self.id,
         )
         return self
 

@@ -95,9 +95,10 @@ class RateLimiter:
         if rule is None:
             return Decision(True, {})
         key = (rule.bucket, major)
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = _Bucket()
+        found = self._buckets.get(key)
+        if found is None:
+            found = self._buckets[key] = _Bucket()
+        bucket = found
         if now >= bucket.reset_at:
             bucket.count, bucket.reset_at = 0, now + rule.window
         reset_after = bucket.reset_at - now

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits
 from .model import (
@@ -275,7 +275,7 @@ class RestApi:
                     interaction_id=context.interaction.id if context.interaction else None,
                 )
             )
-            fake.changed()
+            fake.changed(context.interaction.id if context.interaction else None, everything=False)
             if status == 204:
                 return web.Response(
                     status=204, headers={k: v for k, v in headers.items() if k != "Content-Type"}
@@ -305,8 +305,10 @@ class RestApi:
             files = []
             reader = await request.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
                 name = part.name or ""
-                data = await part.read(decode=False)  # type: ignore[union-attr]
+                data = await part.read(decode=False)
                 if name == "payload_json":
                     try:
                         context.body = json.loads(bytes(data))
@@ -316,7 +318,7 @@ class RestApi:
                     files.append(
                         UploadedFile(
                             field=name,
-                            filename=part.filename or name,  # type: ignore[union-attr]
+                            filename=part.filename or name,
                             content_type=part.headers.get("Content-Type"),
                             data=bytes(data),
                         )
@@ -456,11 +458,11 @@ class RestApi:
             # Only a component's message (or a modal opened from one) can be updated.
             allowed -= {ResponseKind.DEFERRED_UPDATE_MESSAGE, ResponseKind.UPDATE_MESSAGE}
         if kind not in allowed:
-            choices = ", ".join(str(int(choice)) for choice in sorted(allowed))
+            allowed_text = ", ".join(str(int(choice)) for choice in sorted(allowed))
             raise form_error(
                 [
                     limits.FieldError(
-                        "type", "BASE_TYPE_CHOICES", f"Value must be one of {{{choices}}}."
+                        "type", "BASE_TYPE_CHOICES", f"Value must be one of {{{allowed_text}}}."
                     )
                 ]
             )
@@ -494,9 +496,9 @@ class RestApi:
                 message = interaction.message
             interaction.original = interaction.message
         elif kind is ResponseKind.MODAL:
-            errors = limits.check_modal(data)
-            if errors:
-                raise form_error(errors, prefix="data")
+            modal_errors = limits.check_modal(data)
+            if modal_errors:
+                raise form_error(modal_errors, prefix="data")
             interaction.modal = data
         elif kind is ResponseKind.AUTOCOMPLETE_RESULT:
             choices = data.get("choices") or []

@@ -90,6 +90,7 @@ class FakeDiscord:
         self.attachment_size_limit = attachment_size_limit
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.record_requests = record_requests
+        """False keeps only counters: no request log, no interaction payloads (load tests)."""
         self.rate_limiter = RateLimiter(self.clock, rate_limits, global_rate_limit)
         self.expected_shards: Sequence[int] | None = None
         """Shard ids the bot runs, if not all of them (for ``wait_for_bot``)."""
@@ -113,6 +114,7 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         self.app_routes: list[str] = []
         self._waiters: list[Waiter] = []
+        self._keyed_waiters: dict[int, list[Waiter]] = {}
 
         self.application_id = self.next_id()
         self.bot_user = FakeUser(self.application_id, bot_name.lower(), bot_name, bot=True)
@@ -135,14 +137,12 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = int(self._runner.addresses[0][1])
         self._host = host
         return self
 
     async def stop(self) -> None:
-        for waiter in self._waiters:
+        for waiter in [*self._waiters, *(w for ws in self._keyed_waiters.values() for w in ws)]:
             if not waiter.future.done():
                 waiter.future.cancel()
         await self.gateway.close_all()
@@ -197,32 +197,47 @@ class FakeDiscord:
         if self.record_requests:
             self.requests.append(request)
 
-    def changed(self) -> None:
-        """Wake the waiters whose condition now holds; called after every change."""
-        if not self._waiters:
-            return
-        for waiter in list(self._waiters):
-            if waiter.future.done():
-                continue
-            try:
-                if waiter.predicate():
-                    waiter.future.set_result(None)
-            except Exception as error:  # a broken predicate fails the waiting test
-                waiter.future.set_exception(error)
+    def changed(self, interaction_id: int | None = None, *, everything: bool = True) -> None:
+        """Wake the waiters whose condition now holds; called after every change.
+
+        A request made with an interaction's token changes only that interaction and the
+        world (``interaction_id``); other requests and gateway events may change anything, but
+        waiters tied to one interaction only care about that interaction's token, so a request
+        without a token (``everything=False``) skips them. That keeps a load test with
+        hundreds of interactions in flight from re-checking every one on every request.
+        """
+        _wake(self._waiters)
+        if interaction_id is not None:
+            _wake(self._keyed_waiters.get(interaction_id, ()))
+        elif everything:
+            for waiters in list(self._keyed_waiters.values()):
+                _wake(waiters)
 
     async def wait_until(
-        self, predicate: Callable[[], bool], *, within: float = 10.0, what: str = "a condition"
+        self,
+        predicate: Callable[[], bool],
+        *,
+        within: float = 10.0,
+        what: str = "a condition",
+        interaction_id: int | None = None,
     ) -> None:
         """Wait until ``predicate()`` is true, re-checked after each request and gateway event.
 
         No polling: the predicate runs when the fake's state changes. ``within`` (real seconds)
-        only bounds a failing test, which gets the last requests in its message.
+        only bounds a failing test, which gets the last requests in its message. A predicate
+        about one interaction only passes its ``interaction_id`` so it is checked only when a
+        request used that interaction's token.
         """
         if predicate():
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiter = Waiter(predicate, future)
-        self._waiters.append(waiter)
+        bucket = (
+            self._waiters
+            if interaction_id is None
+            else self._keyed_waiters.setdefault(interaction_id, [])
+        )
+        bucket.append(waiter)
         try:
             await asyncio.wait_for(future, within)
         except TimeoutError:
@@ -230,7 +245,9 @@ class FakeDiscord:
                 f"timed out after {within} s waiting for {what}\n{self.describe()}"
             ) from None
         finally:
-            self._waiters.remove(waiter)
+            bucket.remove(waiter)
+            if interaction_id is not None and not bucket:
+                self._keyed_waiters.pop(interaction_id, None)
 
     def expected_shard_ids(self, shard_count: int) -> Sequence[int]:
         return self.expected_shards if self.expected_shards is not None else range(shard_count)
@@ -267,6 +284,19 @@ class FakeDiscord:
             for interaction in self.interactions.values()
             if not interaction.acknowledged and now - interaction.created_at > 3.0
         ]
+
+    def forget_expired_interactions(self) -> int:
+        """Drop interactions whose token expired (15 min on the fake clock); returns how many.
+
+        For long load runs: an expired interaction can no longer be used by the bot, and its
+        messages stay where members see them.
+        """
+        deadline = self.clock.now() - 15 * 60
+        expired = [i for i in self.interactions.values() if i.created_at < deadline]
+        for interaction in expired:
+            del self.interactions[interaction.id]
+            self.interactions_by_token.pop(interaction.token, None)
+        return len(expired)
 
     # ----- building the world ------------------------------------------------------------------
 
@@ -860,7 +890,8 @@ class FakeDiscord:
             payload["context"] = 1
         if message is not None:
             payload["message"] = message.to_payload(self.application_id)
-        interaction.payload = payload
+        if self.record_requests:
+            interaction.payload = payload
         if not self.gateway.dispatch_to_guild(
             guild.id if guild else None, "INTERACTION_CREATE", payload
         ):
@@ -934,6 +965,17 @@ class FakeDiscord:
     async def drop_connection(self, shard_id: int | None = None) -> None:
         """Close the gateway socket abruptly; the bot should reconnect and RESUME."""
         await self.gateway.drop_connection(shard_id)
+
+
+def _wake(waiters: Iterable[Waiter]) -> None:
+    for waiter in list(waiters):
+        if waiter.future.done():
+            continue
+        try:
+            if waiter.predicate():
+                waiter.future.set_result(None)
+        except Exception as error:  # a broken predicate fails the waiting test
+            waiter.future.set_exception(error)
 
 
 def _user_of(who: FakeMember | FakeUser) -> FakeUser:
@@ -1017,13 +1059,13 @@ class _OptionBuilder:
         self, schema: list[dict[str, Any]], path: list[str], given: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
         if path:
-            for option in schema:
-                if option["name"] == path[0] and option.get("type") in (
+            for parent in schema:
+                if parent["name"] == path[0] and parent.get("type") in (
                     OPTION_SUBCOMMAND,
                     OPTION_GROUP,
                 ):
-                    inner = self.build(option.get("options") or [], path[1:], given)
-                    return [{"type": option["type"], "name": option["name"], "options": inner}]
+                    inner = self.build(parent.get("options") or [], path[1:], given)
+                    return [{"type": parent["type"], "name": parent["name"], "options": inner}]
             raise FakeUsageError(f"no subcommand {path[0]!r}; choices: {_subcommand_names(schema)}")
         if _subcommand_names(schema):
             raise FakeUsageError(f"this command needs a subcommand: {_subcommand_names(schema)}")
