@@ -18,7 +18,7 @@ import importlib
 import logging
 import pkgutil
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -78,16 +78,6 @@ def apply_endpoints(config: DiscordConfig) -> Callable[[], None]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = previous_gateway
 
     return restore
-
-
-@contextlib.contextmanager
-def discord_endpoints(config: DiscordConfig) -> Iterator[None]:
-    """``apply_endpoints`` as a context manager."""
-    restore = apply_endpoints(config)
-    try:
-        yield
-    finally:
-        restore()
 
 
 class FeltBot(commands.AutoShardedBot):

@@ -190,3 +190,15 @@ async def test_configured_shard_ids_run_only_those_shards(
         assert await ping_answered(sharded_fake, member, channel)
     finally:
         await stop(bot)
+
+
+async def test_configured_gateway_wins_over_the_one_discord_advertises(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World
+) -> None:
+    # A gateway proxy: REST says "connect to Discord", the config says "connect to the proxy".
+    fake_discord.advertised_gateway_url = "ws://127.0.0.1:9/not-here"
+
+    await start_bot()
+
+    assert fake_discord.gateway.identify_count == 1
+    assert await ping_answered(fake_discord, world.alice, world.channel)

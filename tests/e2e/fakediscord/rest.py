@@ -362,7 +362,7 @@ class RestApi:
 
     async def get_gateway_bot(self, context: Context) -> Any:
         return {
-            "url": self.fake.gateway_url,
+            "url": self.fake.advertised_gateway_url or self.fake.gateway_url,
             "shards": self.fake.recommended_shards,
             "session_start_limit": {
                 "total": 1000,

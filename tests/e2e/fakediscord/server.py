@@ -92,6 +92,8 @@ class FakeDiscord:
         self.record_requests = record_requests
         """False keeps only counters: no request log, no interaction payloads (load tests)."""
         self.rate_limiter = RateLimiter(self.clock, rate_limits, global_rate_limit)
+        self.advertised_gateway_url: str | None = None
+        """What ``GET /gateway/bot`` answers instead of ``gateway_url`` (to test proxies)."""
         self.expected_shards: Sequence[int] | None = None
         """Shard ids the bot runs, if not all of them (for ``wait_for_bot``)."""
 
