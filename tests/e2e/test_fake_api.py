@@ -10,6 +10,9 @@ import pytest
 from conftest import Probe, World
 from fakediscord import FakeDiscord, FakeUsageError, Permission
 
+from bot.config import DiscordConfig
+from bot.discord.client import apply_endpoints
+
 
 async def post(probe: Probe, **payload: Any) -> Any:
     await probe.request(
@@ -133,3 +136,33 @@ async def test_expired_interactions_can_be_forgotten_messages_stay(probe: Probe)
     assert probe.fake.forget_expired_interactions() == 1
     assert sent.id not in probe.fake.interactions
     assert probe.fake.channel_messages(probe.world.channel) == [sent.reply]
+
+
+async def test_guild_members_come_with_the_members_intent_only(
+    fake_discord: FakeDiscord, world: World
+) -> None:
+    fake_discord.privileged_intents = 1 << 1
+    restore = apply_endpoints(
+        DiscordConfig(api_base_url=fake_discord.api_base_url, gateway_url=fake_discord.gateway_url)
+    )
+    intents = discord.Intents(guilds=True, members=True)
+    client = discord.Client(intents=intents, chunk_guilds_at_startup=False)
+    try:
+        ready = asyncio.Event()
+        client.event(_set_on_guild_available(ready))
+        task = asyncio.create_task(client.start(fake_discord.token))
+        await asyncio.wait_for(ready.wait(), 10)
+        guild = client.get_guild(world.guild.id)
+        assert guild is not None
+        assert guild.get_member(world.alice.id) is not None
+        await client.close()
+        await task
+    finally:
+        restore()
+
+
+def _set_on_guild_available(ready: asyncio.Event) -> Any:
+    async def on_guild_available(guild: discord.Guild) -> None:
+        ready.set()
+
+    return on_guild_available

@@ -26,8 +26,9 @@ _log = logging.getLogger("fakediscord.gateway")
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE = 0, 1, 2, 3, 4
 RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 6, 7, 8, 9, 10, 11
 
+GUILD_MEMBERS = 1 << 1
 PRIVILEGED_INTENTS = {
-    1 << 1: "GUILD_MEMBERS",
+    GUILD_MEMBERS: "GUILD_MEMBERS",
     1 << 8: "GUILD_PRESENCES",
     1 << 15: "MESSAGE_CONTENT",
 }
@@ -231,6 +232,9 @@ class Gateway:
                     await connection.close(4001, "unknown opcode")
                     self.close_codes.append(4001)
                     break
+        except Exception as error:  # a bug in the fake: make the waiting test fail at once
+            self.fake.internal_error(error)
+            raise
         finally:
             self._connections.discard(connection)
             if session is not None and session.connection is connection:
@@ -307,7 +311,10 @@ class Gateway:
             ready["shard"] = [shard_id, shard_count]
         session.dispatch("READY", ready)
         for guild in guilds:
-            session.dispatch("GUILD_CREATE", guild.to_payload(self.fake.bot_user))
+            session.dispatch(
+                "GUILD_CREATE",
+                guild.to_payload(self.fake.bot_user, all_members=bool(intents & GUILD_MEMBERS)),
+            )
         session.ready = True
         self.fake.changed()
         return session

@@ -324,9 +324,17 @@ class FakeGuild:
     def member(self, user_id: int) -> FakeMember:
         return self.members[user_id]
 
-    def to_payload(self, bot_user: FakeUser) -> dict[str, Any]:
-        """The full guild, as GUILD_CREATE sends it to a bot without the members intent."""
+    def to_payload(self, bot_user: FakeUser, *, all_members: bool = False) -> dict[str, Any]:
+        """The full guild, as GUILD_CREATE sends it.
+
+        Without the privileged members intent Discord sends only the bot's own member; with it
+        (``all_members``), every member of a guild below the large threshold (250).
+        """
         bot_member = self.members.get(bot_user.id)
+        if all_members and len(self.members) < 250:
+            members = [member.to_payload() for member in self.members.values()]
+        else:
+            members = [bot_member.to_payload()] if bot_member else []
         return {
             "id": str(self.id),
             "name": self.name,
@@ -359,8 +367,7 @@ class FakeGuild:
                 for channel in self.channels.values()
                 if channel.is_thread and not channel.archived
             ],
-            # Without the privileged members intent Discord sends only the bot's own member.
-            "members": [bot_member.to_payload()] if bot_member else [],
+            "members": members,
             "voice_states": [],
             "presences": [],
             "stage_instances": [],

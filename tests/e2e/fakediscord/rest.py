@@ -260,6 +260,9 @@ class RestApi:
                     context.interaction.errors.append(
                         _api_error(failure, request.method, request.path)
                     )
+            except Exception as error:  # a bug in the fake: answer 500 and fail the test
+                fake.internal_error(error)
+                status, code, result = 500, 0, {"message": "500: Internal Server Error", "code": 0}
             if result is None and status == 200:
                 status = 204
             fake.record(

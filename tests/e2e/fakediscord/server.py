@@ -116,6 +116,8 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         self.app_routes: list[str] = []
         self._waiters: list[Waiter] = []
+        self.internal_errors: list[BaseException] = []
+        """Exceptions inside the fake itself; any of them fails every wait at once."""
         self._keyed_waiters: dict[int, list[Waiter]] = {}
 
         self.application_id = self.next_id()
@@ -199,6 +201,11 @@ class FakeDiscord:
         if self.record_requests:
             self.requests.append(request)
 
+    def internal_error(self, error: BaseException) -> None:
+        """Record a bug in the fake and wake every waiter so that the test fails now."""
+        self.internal_errors.append(error)
+        self.changed()
+
     def changed(self, interaction_id: int | None = None, *, everything: bool = True) -> None:
         """Wake the waiters whose condition now holds; called after every change.
 
@@ -230,10 +237,16 @@ class FakeDiscord:
         about one interaction only passes its ``interaction_id`` so it is checked only when a
         request used that interaction's token.
         """
-        if predicate():
+
+        def holds() -> bool:
+            if self.internal_errors:
+                raise AssertionError(f"the fake Discord failed: {self.internal_errors[0]!r}")
+            return predicate()
+
+        if holds():
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiter = Waiter(predicate, future)
+        waiter = Waiter(holds, future)
         bucket = (
             self._waiters
             if interaction_id is None
