@@ -124,13 +124,17 @@ class ErrorRouter:
             )
         try:
             await send_ephemeral(interaction, message)
-        except discord.HTTPException as failure:
-            # The token expired or the interaction was never acknowledged in time: nothing more
+        except discord.DiscordException as failure:
+            # The token expired, or the interaction was never acknowledged in time: nothing more
             # can be shown to the member; the log line above is what is left.
             _log.warning(
                 "could not tell the member about an error: %s",
                 failure,
-                extra={**context, "status": failure.status, "code": failure.code},
+                extra={
+                    **context,
+                    "status": getattr(failure, "status", None),
+                    "code": getattr(failure, "code", None),
+                },
             )
         return error_id
 

@@ -96,6 +96,7 @@ class Probe(commands.Cog):
         await interaction.response.send_message("Pick one", view=ProbeView())
 
     @grants.command(name="grant", description="Grant chips")
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def grant(
         self,
         interaction: discord.Interaction[Any],
@@ -297,6 +298,20 @@ async def test_member_option_in_a_subcommand_group_reaches_the_command(
     await interaction.wait_answered()
 
     assert interaction.reply.content == f"Granted 500 to Bob ({world.bob.id}); note=None"
+
+
+async def test_permission_check_uses_the_permissions_discord_sends(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World
+) -> None:
+    await start_with_probe(start_bot)
+
+    interaction = await fake_discord.slash(
+        world.alice, world.channel, "probe-admin chips grant", member=world.bob, amount=5
+    )
+    await interaction.wait_answered()
+
+    assert interaction.reply.ephemeral
+    assert interaction.reply.content == "You need the Manage Server permission for this."
 
 
 # ----- the 3 s deadline -----------------------------------------------------------------------
