@@ -1,0 +1,50 @@
+"""Refusals of the Hold'em table host; each message is fit to show the member who asked."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """Base of the table host's refusals. The Discord front shows the message ephemerally."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class TableSettingsError(TableError):
+    """A table option that is out of range or inconsistent."""
+
+
+class NotSeatedError(TableError):
+    """The member has no seat at this table."""
+
+
+class AlreadySeatedError(TableError):
+    """The member already sits at this table."""
+
+
+class TableFullError(TableError):
+    """No seat is free and none can be freed."""
+
+
+class NotYourTurnError(TableError):
+    """Someone else is to act."""
+
+
+class StaleActionError(TableError):
+    """A button from an earlier hand or an earlier point of this hand (double clicks land here)."""
+
+
+class InvalidActionError(TableError):
+    """The action is not legal now (the engine's reason is the message)."""
+
+
+class BuyInError(TableError):
+    """A buy-in or rebuy outside the table's limits, or more than the member has."""
+
+
+class TableClosedError(TableError):
+    """The table is closing or closed."""

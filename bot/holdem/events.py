@@ -1,0 +1,279 @@
+"""What a Hold'em table host tells its front (Discord or terminal): snapshots and happenings.
+
+Only ``HoleCards`` carries hidden cards, and it names the one member who may see it; every other
+event and every snapshot holds face-up cards only, so a front cannot leak a hand by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.cards import Card
+from engine.holdem import ActionKind, LegalActions
+
+
+class SeatStatus(Enum):
+    """How a seated player stands in the current hand."""
+
+    ACTIVE = "active"
+    """Dealt in and still playing."""
+    FOLDED = "folded"
+    """Dealt in, then folded (or mucked)."""
+    ALL_IN = "all_in"
+    """In the hand with no chips behind."""
+    SITTING_OUT = "sitting_out"
+    """Seated but not dealt in by choice or after timeouts."""
+    WAITING = "waiting"
+    """Seated and will be dealt into the next hand."""
+
+
+class TableStatus(Enum):
+    """The table's lifecycle."""
+
+    OPEN = "open"
+    STOPPING = "stopping"
+    """Stop was asked: the current hand finishes, then everyone is cashed out."""
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    """One occupied seat as everyone may see it."""
+
+    seat_no: int
+    name: str
+    user_id: int | None
+    is_bot: bool
+    stack: int
+    bet: int
+    status: SeatStatus
+    is_button: bool
+    is_to_act: bool
+    shown_cards: tuple[Card, ...] = ()
+    """Cards turned face up at showdown; never hidden hole cards."""
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """The whole table as everyone may see it, for the table message or screen."""
+
+    table_id: int
+    name: str
+    status: TableStatus
+    seat_count: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    hand_id: int | None
+    street: str
+    board: tuple[Card, ...]
+    pots: tuple[int, ...]
+    """Main pot then side pots, this street's bets not included."""
+    total_pot: int
+    """Everything in the middle, this street's bets included."""
+    to_act_seat: int | None
+    deadline: float | None
+    """When the player to act times out (Unix seconds), for a live countdown."""
+    legal: LegalActions | None
+    """What the player to act may do; ``legal.player`` is an engine index, not a seat."""
+    action_count: int
+    seats: tuple[SeatSnapshot, ...]
+
+    def seat(self, seat_no: int) -> SeatSnapshot | None:
+        """The snapshot of one seat, if occupied."""
+        for seat in self.seats:
+            if seat.seat_no == seat_no:
+                return seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """The table looks different: redraw it (fronts coalesce these)."""
+
+    snapshot: TableSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand was dealt (its starting stacks are already durable in storage)."""
+
+    hand_id: int
+    button_seat: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCards:
+    """PRIVATE: a member's hole cards, for that member's eyes only (DM or ephemeral)."""
+
+    hand_id: int
+    seat_no: int
+    user_id: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A player folded, checked, called, bet or raised (``text`` reads well in a channel)."""
+
+    hand_id: int
+    seat_no: int
+    name: str
+    kind: ActionKind
+    bet_to: int
+    all_in: bool
+    automatic: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class StreetDealt:
+    """Board cards came: the flop, turn or river."""
+
+    hand_id: int
+    street: str
+    cards: tuple[Card, ...]
+    board: tuple[Card, ...]
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand turned face up."""
+
+    seat_no: int
+    name: str
+    cards: tuple[Card, ...]
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandsTabled:
+    """Players are all-in before the river: their hands are face up, with win chances."""
+
+    hand_id: int
+    board: tuple[Card, ...]
+    hands: tuple[ShownHand, ...]
+    equities: tuple[tuple[int, float], ...]
+    """(seat, chance to win or share, 0-1); empty when not computed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """Who won one pot, and with what."""
+
+    pot_index: int
+    amount: int
+    winners: tuple[tuple[int, str, int], ...]
+    """(seat, name, chips) for each winner."""
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished:
+    """The hand is over and settled in storage."""
+
+    hand_id: int
+    board: tuple[Card, ...]
+    pots: tuple[PotResult, ...]
+    shown: tuple[ShownHand, ...]
+    net: tuple[tuple[int, str, int], ...]
+    """(seat, name, chips won or lost) for each dealt-in seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """A human's turn began; they time out at ``deadline`` (Unix seconds)."""
+
+    hand_id: int
+    action_count: int
+    seat_no: int
+    user_id: int
+    deadline: float
+    legal: LegalActions
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined:
+    """A member or a bot sat down with ``buy_in`` chips."""
+
+    seat_no: int
+    name: str
+    user_id: int | None
+    buy_in: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """A member or a bot left; ``cashed_out`` chips went back to their wallet (or the house)."""
+
+    seat_no: int
+    name: str
+    user_id: int | None
+    cashed_out: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSatOut:
+    """A member is sitting out (by choice, after timeouts, or with no chips)."""
+
+    seat_no: int
+    name: str
+    user_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReturned:
+    """A member who sat out will be dealt in again."""
+
+    seat_no: int
+    name: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided:
+    """A hand was cancelled and every stack restored to its start."""
+
+    hand_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """The table is closed; every seat was cashed out."""
+
+    reason: str
+    cash_outs: tuple[tuple[str, int | None, int], ...]
+    """(name, user id or None for a bot, chips returned)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something worth saying in the channel that fits no other event."""
+
+    text: str
+
+
+TableEvent = (
+    TableChanged
+    | HandStarted
+    | HoleCards
+    | ActionTaken
+    | StreetDealt
+    | HandsTabled
+    | HandFinished
+    | TurnStarted
+    | PlayerJoined
+    | PlayerLeft
+    | PlayerSatOut
+    | PlayerReturned
+    | HandVoided
+    | TableClosed
+    | Notice
+)

@@ -1,0 +1,1 @@
+"""Pieces shared by the game table hosts: scheduling turn timers and bot pacing."""
