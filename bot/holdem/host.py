@@ -199,6 +199,7 @@ class HoldemTable:
         self._pending: dict[int, _PendingJoin] = {}
         self._running_pot = 0
         self._closed = asyncio.Event()
+        self._suspended = False
 
     # ------------------------------------------------------------------ construction
 
@@ -278,6 +279,12 @@ class HoldemTable:
                     seat.user_id,
                 )  # fmt: skip
         return table
+
+    async def resume(self) -> None:
+        """After a restore: show the table and deal when enough players are in."""
+        async with self._lock:
+            await self._publish_table()
+            await self._maybe_start_hand()
 
     # --------------------------------------------------------------------- queries
 
@@ -510,8 +517,37 @@ class HoldemTable:
             await self._publish_table()
             return False
 
-    async def shutdown(self, reason: str = "the bot is restarting") -> None:
-        """Close at once for a shutdown: an unfinished hand is voided and every seat cashed out."""
+    async def suspend(self, reason: str = "Felt is restarting") -> None:
+        """Pause for a shutdown: void an unfinished hand (stacks back to its start), deal no more.
+
+        Seats and chips stay at the table in storage, so ``restore`` brings it back as it was.
+        """
+        async with self._lock:
+            self._suspended = True
+            self._cancel_turn_timer()
+            if self._next_hand_timer is not None:
+                self._next_hand_timer.cancel()
+                self._next_hand_timer = None
+            if self.status is TableStatus.CLOSED:
+                return
+            hand = self.hand
+            if hand is not None and not hand.is_complete:
+                voided = await self.storage.void_hand(
+                    self.table_id,
+                    self.hand_id,
+                    reason=reason,
+                    key=f"holdem:{self.table_id}:hand:{self.hand_id}:void",
+                )
+                for seat_no, stack in voided.stacks.items():
+                    if seat_no in self.seats:
+                        self.seats[seat_no].stack = stack
+                self.hand = None
+                self._order = []
+                await self._publish(HandVoided(self.hand_id, reason))
+            await self._publish(Notice(f"{reason}: this table will be back in a moment."))
+
+    async def close(self, reason: str) -> None:
+        """Close now: an unfinished hand is voided and every seat cashed out."""
         async with self._lock:
             if self.status is TableStatus.CLOSED:
                 return
@@ -589,7 +625,7 @@ class HoldemTable:
 
     async def _maybe_start_hand(self) -> None:
         """Deal a new hand if none is running and enough players are in (lock held)."""
-        if self.hand is not None or self.status is not TableStatus.OPEN:
+        if self.hand is not None or self.status is not TableStatus.OPEN or self._suspended:
             return
         if self._next_hand_timer is not None:
             return  # the pause after the last hand is still running

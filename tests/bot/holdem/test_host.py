@@ -291,3 +291,20 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
     assert again.hand_id == table.hand_id
     assert again.seats[1].user_id == ALICE and again.seats[2].is_bot
     assert (await storage.check()).ok
+
+
+async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
+    make_table: Any, storage: Storage, recorder: Recorder
+) -> None:
+    table = await make_table(bots=1)
+    await table.join(ALICE, "Alice", 500)
+    assert table.hand is not None
+    start = {seat.seat_no: seat.stack for seat in table.seats.values()}
+    await table.suspend("Felt is restarting")
+    assert table.hand is None and not table.is_closed
+    assert {n: s.stack for n, s in table.seats.items()} == start
+    info = await storage.get_table(table.table_id)
+    assert info is not None and info.hand_in_progress is None
+    assert {seat.seat_no: seat.stack for seat in info.seats} == start
+    assert (await storage.recover()).is_empty  # nothing left for recovery to fix
+    assert (await storage.check()).ok
