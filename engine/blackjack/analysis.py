@@ -79,16 +79,7 @@ def dealer_outcomes(
         excluded = 10 if up == 1 else 1 if up == 10 else 0
 
     def play(hard: int, ace: bool, cards: int, left: int) -> tuple[float, ...]:
-        if cards >= 2:
-            total = hard + 10 if ace and hard <= 11 else hard
-            if total > 21:
-                return _BUST_ONLY
-            if total >= 17:
-                soft17 = total == 17 and ace and hard == 7
-                if not (soft17 and h17):
-                    if cards == 2 and total == 21:
-                        return _BLACKJACK_ONLY
-                    return _STAND_ON[total]
+        """The dealer's chances from a hand that must still draw (``cards`` so far)."""
         key = (hard, ace, cards == 1, *shoe)
         found = memo.get(key)
         if found is not None:
@@ -96,16 +87,26 @@ def dealer_outcomes(
         result = [0.0] * 7
         first = cards == 1
         denominator = left - (shoe[excluded] if first and excluded else 0)
+        drawn = cards + 1
         for value in _RANKS:
             count = shoe[value]
             if not count or (first and value == excluded):
                 continue
             chance = count / denominator
+            new_hard = hard + value
+            new_ace = ace or value == 1
+            total = new_hard + 10 if new_ace and new_hard <= 11 else new_hard
+            # A finished hand is counted here rather than in a call of its own.
+            if total > 21:
+                result[_BUST] += chance
+                continue
+            if total >= 17 and not (h17 and total == 17 and new_ace and new_hard == 7):
+                result[_BLACKJACK if drawn == 2 and total == 21 else total - 17] += chance
+                continue
             shoe[value] = count - 1
-            sub = play(hard + value, ace or value == 1, cards + 1, left - 1)
+            sub = play(new_hard, new_ace, drawn, left - 1)
             shoe[value] = count
-            for slot in range(7):
-                result[slot] += chance * sub[slot]
+            result = [mine + chance * theirs for mine, theirs in zip(result, sub, strict=True)]
         outcome = tuple(result)
         memo[key] = outcome
         return outcome
@@ -354,31 +355,53 @@ class _Tree:
         return self.removal.stand(drawn, hard, ace)
 
     def best(self, drawn: tuple[int, ...]) -> float:
-        found = self.memo.get(drawn)
-        if found is None:
-            hard, ace = self._state(drawn)
-            total = hard + 10 if ace and hard <= 11 else hard
-            found = -1.0 if total > 21 else self.removal.stand(drawn, hard, ace)
-            if total < 21:
-                found = max(found, self.hit(drawn))
-            self.memo[drawn] = found
-        return found
+        """The better of standing and hitting with ``drawn`` cards added to the start."""
+        hard, ace = self._state(drawn)
+        return self._best(drawn, hard, ace, sum(drawn))
 
     def hit(self, drawn: tuple[int, ...]) -> float:
-        return self._draw(drawn, self.best)
+        hard, ace = self._state(drawn)
+        return self._hit(drawn, hard, ace, sum(drawn))
 
     def double(self, drawn: tuple[int, ...]) -> float:
-        return 2.0 * self._draw(drawn, self.stand)
-
-    def _draw(self, drawn: tuple[int, ...], then: Any) -> float:
+        hard, ace = self._state(drawn)
         shoe = self.removal.shoe
         left = self.removal.left - sum(drawn)
+        stand = self.removal.stand
         value = 0.0
         for card in _RANKS:
             count = shoe[card] - drawn[card]
             if count > 0:
                 more = (*drawn[:card], drawn[card] + 1, *drawn[card + 1 :])
-                value += count / left * then(more)
+                value += count / left * stand(more, hard + card, ace or card == 1)
+        return 2.0 * value
+
+    def _best(self, drawn: tuple[int, ...], hard: int, ace: bool, used: int) -> float:
+        found = self.memo.get(drawn)
+        if found is None:
+            total = hard + 10 if ace and hard <= 11 else hard
+            if total > 21:
+                found = -1.0
+            else:
+                found = self.removal.stand(drawn, hard, ace)
+                if total < 21:
+                    found = max(found, self._hit(drawn, hard, ace, used))
+            self.memo[drawn] = found
+        return found
+
+    def _hit(self, drawn: tuple[int, ...], hard: int, ace: bool, used: int) -> float:
+        shoe = self.removal.shoe
+        left = self.removal.left - used
+        value = 0.0
+        for card in _RANKS:
+            count = shoe[card] - drawn[card]
+            if count > 0:
+                new_hard = hard + card
+                if new_hard > 21:
+                    value -= count / left  # bust: no call, no memo entry
+                    continue
+                more = (*drawn[:card], drawn[card] + 1, *drawn[card + 1 :])
+                value += count / left * self._best(more, new_hard, ace or card == 1, used + 1)
         return value
 
 
