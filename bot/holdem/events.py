@@ -9,23 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.render.models import SeatStatus
 from engine.cards import Card
 from engine.holdem import ActionKind, LegalActions
-
-
-class SeatStatus(Enum):
-    """How a seated player stands in the current hand."""
-
-    ACTIVE = "active"
-    """Dealt in and still playing."""
-    FOLDED = "folded"
-    """Dealt in, then folded (or mucked)."""
-    ALL_IN = "all_in"
-    """In the hand with no chips behind."""
-    SITTING_OUT = "sitting_out"
-    """Seated but not dealt in by choice or after timeouts."""
-    WAITING = "waiting"
-    """Seated and will be dealt into the next hand."""
 
 
 class TableStatus(Enum):
@@ -50,9 +36,15 @@ class SeatSnapshot:
     status: SeatStatus
     is_button: bool
     is_to_act: bool
+    is_small_blind: bool = False
+    is_big_blind: bool = False
     shown_cards: tuple[Card, ...] = ()
     """Cards turned face up at showdown; never hidden hole cards."""
     description: str = ""
+    last_action: str = ""
+    """The seat's last action on this street: ``"Raise to 40"``."""
+    won: int = 0
+    """Chips won from the pots, once the hand is over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +60,7 @@ class TableSnapshot:
     ante: int
     hand_id: int | None
     street: str
+    """"Preflop", "Flop", "Turn", "River", "Showdown" (hand over), or "" between hands."""
     board: tuple[Card, ...]
     pots: tuple[int, ...]
     """Main pot then side pots, this street's bets not included."""
@@ -182,6 +175,8 @@ class HandFinished:
     shown: tuple[ShownHand, ...]
     net: tuple[tuple[int, str, int], ...]
     """(seat, name, chips won or lost) for each dealt-in seat."""
+    snapshot: TableSnapshot
+    """The table at the end of the hand: shown cards, descriptions and winnings on the seats."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,6 @@ from bot.holdem.events import (
     PlayerSatOut,
     PotResult,
     SeatSnapshot,
-    SeatStatus,
     ShownHand,
     StreetDealt,
     TableChanged,
@@ -59,6 +58,7 @@ from bot.holdem.events import (
     TurnStarted,
 )
 from bot.holdem.settings import HoldemSettings
+from bot.render.models import SeatStatus
 from bot.tables.clock import Scheduler, TimerHandle
 from engine.cards import Card
 from engine.errors import EngineError
@@ -198,6 +198,7 @@ class HoldemTable:
         self._next_hand_timer: TimerHandle | None = None
         self._pending: dict[int, _PendingJoin] = {}
         self._running_pot = 0
+        self._last_actions: dict[int, str] = {}
         self._closed = asyncio.Event()
         self._suspended = False
 
@@ -318,6 +319,8 @@ class HoldemTable:
         to_act_seat: int | None = None
         if hand is not None and hand.to_act is not None and not hand.is_complete:
             to_act_seat = self._order[hand.to_act]
+        won = self._winnings()
+        blinds = self._blind_seats()
         for seat_no in sorted(self.seats):
             seat = self.seats[seat_no]
             bet, status, description = 0, self._idle_status(seat), ""
@@ -347,10 +350,14 @@ class HoldemTable:
                     stack=stack,
                     bet=bet,
                     status=status,
-                    is_button=seat_no == self._button,
+                    is_button=seat_no == self._button and hand is not None,
                     is_to_act=seat_no == to_act_seat,
+                    is_small_blind=seat_no == blinds[0],
+                    is_big_blind=seat_no == blinds[1],
                     shown_cards=shown,
                     description=description,
+                    last_action=self._last_actions.get(seat_no, ""),
+                    won=won.get(seat_no, 0),
                 )
             )
         live_hand = hand is not None and not hand.is_complete
@@ -363,7 +370,7 @@ class HoldemTable:
             big_blind=self.settings.big_blind,
             ante=self.settings.ante,
             hand_id=self.hand_id if hand is not None else None,
-            street=STREET_NAMES[hand.street] if hand is not None else "",
+            street=_street_name(hand),
             board=tuple(hand.board) if hand is not None else (),
             pots=tuple(pot.amount for pot in hand.pots()) if live_hand and hand else (),
             total_pot=hand.pot_total if hand is not None else 0,
@@ -373,6 +380,24 @@ class HoldemTable:
             action_count=hand.action_count if hand is not None else 0,
             seats=tuple(seats),
         )
+
+    def _winnings(self) -> dict[int, int]:
+        won: dict[int, int] = {}
+        if self.hand is not None and self.hand.is_complete:
+            for event in self.hand.events:
+                if isinstance(event, PotAwarded):
+                    for player, share in event.shares:
+                        seat_no = self._order[player]
+                        won[seat_no] = won.get(seat_no, 0) + share
+        return won
+
+    def _blind_seats(self) -> tuple[int | None, int | None]:
+        """(small blind seat, big blind seat) of the hand in progress."""
+        if self.hand is None or len(self._order) < 2:
+            return None, None
+        if len(self._order) == 2:  # heads-up: the button posts the small blind
+            return self._order[1], self._order[0]
+        return self._order[0], self._order[1]
 
     def _idle_status(self, seat: _Seat) -> SeatStatus:
         return SeatStatus.SITTING_OUT if seat.sitting_out else SeatStatus.WAITING
@@ -654,6 +679,7 @@ class HoldemTable:
         stakes = Stakes.standard(len(players), s.small_blind, s.big_blind, s.ante)
         self.hand = Hand(stakes, stacks, rng=self._rng)
         self.hand_id = hand_id
+        self._last_actions = {}
         self._running_pot = self.hand.pot_total
         for seat_no in self._order:
             self.seats[seat_no].hands_sat_out = 0
@@ -687,6 +713,7 @@ class HoldemTable:
                     seat = self.seats[self._order[player]]
                     shown.append(ShownHand(seat.seat_no, seat.name, cards, description))
                 case BoardDealt(street=street, cards=cards):
+                    self._last_actions = {}
                     if shown and len(hand.board) < 5:
                         await self._table_hands(shown, events, event)
                         shown = []
@@ -750,6 +777,10 @@ class HoldemTable:
                 text = f"{seat.name} raises to {event.bet_to:,}"
         if event.all_in and event.kind is not ActionKind.FOLD:
             text += " (all-in)"
+        self._last_actions[seat.seat_no] = (
+            "All-in" if event.all_in and event.kind is not ActionKind.FOLD
+            else text.removeprefix(seat.name).strip().capitalize()
+        )  # fmt: skip
         if automatic:
             text += " (timed out)"
         return ActionTaken(
@@ -844,7 +875,10 @@ class HoldemTable:
             (seat_no, names[p], hand.stacks[p] - hand.starting_stacks[p])
             for p, seat_no in enumerate(self._order)
         )
-        await self._publish(HandFinished(self.hand_id, tuple(hand.board), tuple(pots), shown, net))
+        result = HandFinished(
+            self.hand_id, tuple(hand.board), tuple(pots), shown, net, self.snapshot()
+        )
+        await self._publish(result)
         await self._between_hands()
 
     async def _between_hands(self) -> None:
@@ -1049,6 +1083,12 @@ class HoldemTable:
 
     async def _publish_table(self) -> None:
         await self._publish(TableChanged(self.snapshot()))
+
+
+def _street_name(hand: Hand | None) -> str:
+    if hand is None:
+        return ""
+    return "Showdown" if hand.is_complete else STREET_NAMES[hand.street]
 
 
 def _sentence(text: str) -> str:

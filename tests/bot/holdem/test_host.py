@@ -24,11 +24,11 @@ from bot.holdem.events import (
     HoleCards,
     PlayerLeft,
     PlayerSatOut,
-    SeatStatus,
     TableClosed,
     TurnStarted,
 )
 from bot.holdem.host import HoldemTable
+from bot.render.models import SeatStatus
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, RaiseTo
 from storage import Storage
