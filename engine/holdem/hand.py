@@ -195,6 +195,7 @@ class Hand:
         self._runout = False
         self._values: dict[int, HandValue] = {}
         self._blinds = [stakes.blind_of(i) for i in range(n)]
+        self._legal: tuple[int, LegalActions] | None = None
         self._start()
 
     # ----------------------------------------------------------------- what the hand says
@@ -230,6 +231,14 @@ class Hand:
         """What the player to act may do now, or ``None`` if nobody is to bet."""
         if self.phase is not Phase.BETTING or not self._actors:
             return None
+        cached = self._legal
+        if cached is not None and cached[0] == self.action_count:
+            return cached[1]
+        legal = self._compute_legal_actions()
+        self._legal = (self.action_count, legal)
+        return legal
+
+    def _compute_legal_actions(self) -> LegalActions:
         player = self._actors[0]
         bets = self.bets
         stack = self.stacks[player]
@@ -264,10 +273,10 @@ class Hand:
         if self.stacks[player] <= max_bet - self.bets[player]:
             return False  # all-in just to call
         stacks, bets, live = self.stacks, self.bets, self.live
-        return any(
-            i != player and live[i] and stacks[i] + bets[i] > max_bet
-            for i in range(self.player_count)
-        )
+        for i in range(self.player_count):
+            if i != player and live[i] and stacks[i] + bets[i] > max_bet:
+                return True
+        return False
 
     def value_of(self, player: int) -> HandValue | None:
         """The player's hand value with the board so far, once five cards are out."""
@@ -419,7 +428,7 @@ class Hand:
         for i, (first, second) in enumerate(holes):
             self.hole_cards.append((first, second))
             self.events.append(HoleCardsDealt(i, (first, second)))
-            self.phh_actions.append(f"d dh p{i + 1} {first}{second}")
+            self.phh_actions.append(f"d dh p{i + 1} {first!s}{second!s}")
         self._begin_betting()
 
     def _draw(self) -> Card:

@@ -54,7 +54,8 @@ def new_hand(
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:
-    return copy.deepcopy(hand.__dict__)
+    # Everything but the memo of legal actions, which is derived from the rest.
+    return copy.deepcopy({k: v for k, v in hand.__dict__.items() if k != "_legal"})
 
 
 def play(hand: Hand, *moves: tuple[int, Any]) -> None:

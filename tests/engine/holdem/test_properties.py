@@ -26,7 +26,8 @@ setups = st.fixed_dictionaries(
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
-    state = copy.deepcopy({k: v for k, v in hand.__dict__.items() if k != "_rng"})
+    # Everything but the legal-actions memo (derived) and the generator (compared by state).
+    state = copy.deepcopy({k: v for k, v in hand.__dict__.items() if k not in ("_rng", "_legal")})
     state["_rng"] = hand._rng.getstate() if hand._rng is not None else None
     return state
 
