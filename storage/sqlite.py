@@ -14,6 +14,8 @@ retries with the same idempotency key then gets the stored result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable
@@ -54,17 +56,25 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 class Synchronous(StrEnum):
     """SQLite's ``synchronous`` level in WAL mode: how hard a commit waits for the disk.
 
-    ``FULL`` syncs the write-ahead log at every commit: a committed operation survives a power
-    cut or kernel crash. ``NORMAL`` syncs only at checkpoints: the database can never be
-    corrupted and a killed *process* loses nothing (the OS still holds the written log), but a
-    power cut or kernel crash can lose the last commits (at most since the last checkpoint).
+    ``FULL`` fsyncs the write-ahead log at every commit: a committed operation survives a power
+    cut or a kernel crash, and every operation pays one fsync (measured on our 2-core VM: from
+    300 to 6,800 fsyncs/s depending on what else uses the disk).
+
+    ``NORMAL`` (the default) lets a commit return once the log is written to the OS: a killed
+    or crashed *process* loses nothing (the kernel still holds and writes the log; the crash test
+    proves it), and the database can never be corrupted. On top of it the backend fsyncs the log
+    at most ``flush_interval`` (1 s) after a write, so a power cut or kernel crash loses at most
+    the last second of operations, each entirely or not at all: hands and rounds left unfinished
+    by that are voided and refunded by recovery, as after any crash.
     """
 
     FULL = "FULL"
     NORMAL = "NORMAL"
 
 
-DEFAULT_SYNCHRONOUS = Synchronous.FULL
+DEFAULT_SYNCHRONOUS = Synchronous.NORMAL
+DEFAULT_FLUSH_INTERVAL = 1.0
+"""With ``NORMAL``: seconds after a write by which the write-ahead log is fsynced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +281,9 @@ class SqliteBackend:
         reader: aiosqlite.Connection,
         schema_version: int,
         migration: MigrationReport | None,
+        *,
+        wal_path: Path,
+        flush_interval: float | None = None,
     ) -> None:
         self.path = path
         self.schema_version = schema_version
@@ -282,6 +295,14 @@ class SqliteBackend:
         self._reader_raw = reader._conn
         self._write_lock = asyncio.Lock()
         self._closed = False
+        self._wal_path = wal_path
+        self._writes = 0
+        self._flushed = 0
+        self._flusher: asyncio.Task[None] | None = None
+        if flush_interval:
+            self._flusher = asyncio.get_running_loop().create_task(
+                self._flush_every(flush_interval), name=f"felt-storage-flush {path}"
+            )
 
     @classmethod
     async def open(
@@ -292,11 +313,13 @@ class SqliteBackend:
         create: bool = True,
         migrate: bool = True,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        flush_interval: float = DEFAULT_FLUSH_INTERVAL,
     ) -> SqliteBackend:
         """Open (and by default create and migrate) the database file at ``path``.
 
-        Raises :class:`DatabaseNotFound` without ``create`` when the file is missing,
-        :class:`NotAFeltDatabase`, :class:`DatabaseTooNew`, or without ``migrate``
+        With ``NORMAL``, the log is fsynced at most ``flush_interval`` seconds after a write
+        (0 turns that off). Raises :class:`DatabaseNotFound` without ``create`` when the file
+        is missing, :class:`NotAFeltDatabase`, :class:`DatabaseTooNew`, or without ``migrate``
         :class:`DatabaseOutdated` when the schema is behind.
         """
         file = Path(path)
@@ -324,13 +347,17 @@ class SqliteBackend:
             if reader is not None:
                 await reader.close()
             raise
-        return cls(shown, writer, reader, version, report)
+        interval = flush_interval if synchronous is Synchronous.NORMAL else 0
+        # SQLite names the log after the resolved path it was given (see _uri).
+        wal = Path(f"{await asyncio.to_thread(file.resolve)}-wal")
+        return cls(shown, writer, reader, version, report, wal_path=wal, flush_interval=interval)
 
     async def write(self, body: Callable[[Transaction], R]) -> R:
         """Run ``body`` as one ``BEGIN IMMEDIATE`` transaction, serialized with all writes."""
         async with self._write_lock:
             if self._closed:
                 raise StorageClosed()
+            self._writes += 1
             return await _call(
                 self._writer, _run_transaction, self._writer_raw, "BEGIN IMMEDIATE", body
             )
@@ -341,14 +368,53 @@ class SqliteBackend:
             raise StorageClosed()
         return await _call(self._reader, _run_transaction, self._reader_raw, "BEGIN", body)
 
+    async def flush(self) -> bool:
+        """Make every transaction committed so far durable now (fsync the write-ahead log).
+
+        Returns whether anything needed flushing. Under ``FULL`` every commit already is.
+        """
+        target = self._writes
+        if target == self._flushed:
+            return False
+        await asyncio.to_thread(_fsync, self._wal_path)
+        self._flushed = max(self._flushed, target)
+        return True
+
+    async def _flush_every(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.flush()
+            except OSError:  # pragma: no cover - the next tick retries; closing syncs anyway
+                continue
+
     async def close(self) -> None:
-        """Wait for the write in flight, then close both connections. Safe to call twice."""
+        """Wait for the write in flight, then close both connections. Safe to call twice.
+
+        Closing the last connection checkpoints the log into the database file and syncs it.
+        """
         async with self._write_lock:
             if self._closed:
                 return
             self._closed = True
+            if self._flusher is not None:
+                self._flusher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._flusher
             await self._reader.close()
             await self._writer.close()
+
+
+def _fsync(path: Path) -> None:
+    """fsync a file by path (the WAL); a missing file has nothing to sync."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 async def _connect(path: Path, *, create: bool, busy_timeout: float) -> aiosqlite.Connection:

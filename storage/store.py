@@ -81,7 +81,13 @@ from storage.settings import (
     read_settings,
     require_setting_key,
 )
-from storage.sqlite import DEFAULT_BUSY_TIMEOUT, DEFAULT_SYNCHRONOUS, SqliteBackend, Synchronous
+from storage.sqlite import (
+    DEFAULT_BUSY_TIMEOUT,
+    DEFAULT_FLUSH_INTERVAL,
+    DEFAULT_SYNCHRONOUS,
+    SqliteBackend,
+    Synchronous,
+)
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -126,11 +132,13 @@ class Storage:
         create: bool = True,
         migrate: bool = True,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        flush_interval: float = DEFAULT_FLUSH_INTERVAL,
     ) -> Storage:
         """Open the SQLite database at ``path``, creating and migrating it by default.
 
         ``economy`` holds the defaults (from the config file) that guild settings override.
-        ``synchronous`` trades durability for speed (see :class:`Synchronous`). Without
+        ``synchronous`` and ``flush_interval`` trade durability against power cuts for speed
+        (see :class:`Synchronous`; a killed process never loses a committed operation). Without
         ``create`` a missing file raises :class:`DatabaseNotFound`; without ``migrate`` an old
         schema raises :class:`DatabaseOutdated`. A database written by a newer Felt raises
         :class:`DatabaseTooNew`.
@@ -141,12 +149,18 @@ class Storage:
             create=create,
             migrate=migrate,
             busy_timeout=busy_timeout,
+            flush_interval=flush_interval,
         )
         return cls(backend, clock, economy or EconomySettings())
 
     async def close(self) -> None:
         """Finish the write in flight and close the database. Safe to call twice."""
         await self._backend.close()
+
+    async def flush(self) -> bool:
+        """Make every operation committed so far survive a power cut now (one fsync); True if
+        anything needed it. Useful before a planned shutdown of the machine."""
+        return await self._backend.flush()
 
     async def __aenter__(self) -> Storage:
         return self

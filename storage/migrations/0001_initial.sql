@@ -47,7 +47,7 @@ CREATE TABLE members (
     daily_streak    INTEGER NOT NULL DEFAULT 0 CHECK (daily_streak >= 0),
     last_daily_on   TEXT,
     PRIMARY KEY (guild_id, user_id)
-);
+) WITHOUT ROWID;
 
 -- One row per idempotent operation: its key, what was asked (fingerprint) and what it returned.
 CREATE TABLE operations (
@@ -64,7 +64,6 @@ CREATE TABLE operations (
     note            TEXT,
     created_at      TEXT    NOT NULL
 );
-CREATE INDEX operations_by_guild ON operations (guild_id, op_id);
 
 -- Every change to every balance, forever. A balance is the sum of its account's rows.
 CREATE TABLE ledger (
@@ -82,7 +81,6 @@ CREATE TABLE ledger (
 );
 CREATE INDEX ledger_by_account ON ledger (account_id, entry_id);
 CREATE INDEX ledger_by_guild ON ledger (guild_id, entry_id);
-CREATE INDEX ledger_by_op ON ledger (op_id);
 
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger
 BEGIN
@@ -159,7 +157,7 @@ CREATE TABLE hand_seats (
     pot_won         INTEGER NOT NULL DEFAULT 0 CHECK (pot_won >= 0),
     PRIMARY KEY (table_id, hand_id, seat_no),
     FOREIGN KEY (table_id, hand_id) REFERENCES hands (table_id, hand_id)
-);
+) WITHOUT ROWID;
 CREATE INDEX hand_seats_by_seat ON hand_seats (seat_id);
 
 CREATE TABLE bj_rounds (
@@ -186,7 +184,7 @@ CREATE TABLE bj_players (
     hands_won       INTEGER NOT NULL DEFAULT 0,
     blackjacks      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (round_id, user_id)
-);
+) WITHOUT ROWID;
 CREATE INDEX bj_players_by_user ON bj_players (user_id);
 
 CREATE TABLE bj_bets (
@@ -213,7 +211,7 @@ CREATE TABLE member_stats (
     net             INTEGER NOT NULL DEFAULT 0,
     biggest_pot     INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (season_id, user_id, game)
-);
+) WITHOUT ROWID;
 CREATE INDEX member_stats_by_member ON member_stats (guild_id, user_id);
 
 -- Balances frozen when a season ended.
@@ -222,7 +220,7 @@ CREATE TABLE season_balances (
     user_id         INTEGER NOT NULL,
     balance         INTEGER NOT NULL,
     PRIMARY KEY (season_id, user_id)
-);
+) WITHOUT ROWID;
 
 CREATE TABLE guild_settings (
     guild_id        INTEGER NOT NULL REFERENCES guilds (guild_id),
@@ -231,7 +229,7 @@ CREATE TABLE guild_settings (
     updated_at      TEXT    NOT NULL,
     updated_by      INTEGER,
     PRIMARY KEY (guild_id, key)
-);
+) WITHOUT ROWID;
 
 CREATE TABLE recoveries (
     recovery_id     INTEGER PRIMARY KEY,

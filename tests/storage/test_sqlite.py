@@ -3,6 +3,7 @@ append-only ledger, transactions that commit or roll back as a unit."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -247,3 +248,52 @@ async def test_a_naive_clock_is_refused(db_path: Path) -> None:
     async with await Storage.open(db_path, clock=lambda: datetime(2025, 1, 1)) as storage:
         with pytest.raises(ValueError, match="aware"):
             await storage.claim_daily(GUILD, ALICE, key="d")
+
+
+async def test_normal_mode_flushes_the_log_only_when_something_was_written(
+    db_path: Path, monkeypatch
+) -> None:
+    synced: list[int] = []
+    real_fsync = adapter.os.fsync
+    monkeypatch.setattr(adapter.os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    backend = await SqliteBackend.open(db_path, synchronous=Synchronous.NORMAL, flush_interval=0)
+    try:
+        assert await backend.flush() is False
+        await backend.write(
+            lambda tx: tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'x')")
+        )
+        assert await backend.flush() is True
+        assert await backend.flush() is False
+    finally:
+        await backend.close()
+    assert len(synced) == 1
+
+
+async def test_the_background_flusher_syncs_after_a_write_and_stops_on_close(
+    db_path: Path, monkeypatch
+) -> None:
+    flushed = asyncio.Event()
+    real_fsync = adapter.os.fsync
+
+    def fsync(fd: int) -> None:
+        real_fsync(fd)
+        loop.call_soon_threadsafe(flushed.set)
+
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(adapter.os, "fsync", fsync)
+    storage = await Storage.open(db_path, flush_interval=0.01)
+    await storage.ensure_account(GUILD, ALICE)
+
+    await asyncio.wait_for(flushed.wait(), timeout=10)  # waits for the event, asserts no timing
+    await storage.close()
+
+    tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("felt-storage-flush")]
+    assert tasks == []
+
+
+async def test_full_mode_needs_no_flusher(db_path: Path) -> None:
+    async with await Storage.open(db_path, synchronous=Synchronous.FULL) as storage:
+        await storage.ensure_account(GUILD, ALICE)
+        tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("felt-storage-flush")]
+        assert tasks == []
+        assert await storage.flush() is True  # harmless: the log is already synced
