@@ -266,7 +266,7 @@ class Storage:
         self, guild_id: int, user_id: int, amount: int, *, actor_id: int, key: str
     ) -> BalanceChange:
         """Mint ``amount`` chips into a member's wallet (opening it if needed)."""
-        require_id(user_id, "A user id")
+        _require_ids(guild_id, user_id, actor_id)
         return await self._operate(
             "admin_grant",
             key,
@@ -279,6 +279,7 @@ class Storage:
         self, guild_id: int, user_id: int, amount: int, *, actor_id: int, key: str
     ) -> BalanceChange:
         """Burn ``amount`` chips from a member's wallet; refused beyond its balance."""
+        _require_ids(guild_id, user_id, actor_id)
         return await self._operate(
             "admin_take",
             key,
@@ -291,7 +292,7 @@ class Storage:
         self, guild_id: int, user_id: int, balance: int, *, actor_id: int, key: str
     ) -> BalanceChange:
         """Set a member's wallet to ``balance`` (recorded as a grant or take of the difference)."""
-        require_id(user_id, "A user id")
+        _require_ids(guild_id, user_id, actor_id)
         return await self._operate(
             "admin_set",
             key,
@@ -306,7 +307,7 @@ class Storage:
         """Send chips between members. Raises :class:`TransfersDisabled`,
         :class:`InvalidTransfer` (to oneself), :class:`UnknownAccount` (recipient never played)
         or :class:`InsufficientChips`."""
-        require_id(sender_id, "A user id")
+        _require_ids(guild_id, sender_id, recipient_id)
         return await self._operate(
             "transfer",
             key,
@@ -794,6 +795,12 @@ class Storage:
         """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
         lines = await self.table_sessions(table_id)
         return write_sessions(out, lines)
+
+
+def _require_ids(guild_id: object, *user_ids: object) -> None:
+    require_id(guild_id, "A guild id")
+    for user_id in user_ids:
+        require_id(user_id, "A user id")
 
 
 def _pairs(mapping: Mapping[Any, Any]) -> list[list[Any]]:

@@ -371,3 +371,17 @@ async def test_every_ledger_row_names_its_kind_and_running_balance(storage, sql)
         (LedgerKind.DAILY.value, 250, 1_250, "d"),
         (LedgerKind.ADMIN_TAKE.value, -50, 1_200, "t"),
     ]
+
+
+@pytest.mark.parametrize("guild_id", ["10", -5, None, 1.5])
+async def test_malformed_guild_ids_are_refused_before_anything_is_written(
+    storage: Storage, state, guild_id
+) -> None:
+    before = state()
+    with pytest.raises(InvalidArgument):
+        await storage.admin_grant(guild_id, ALICE, 10, actor_id=ADMIN, key="g")
+    with pytest.raises(InvalidArgument):
+        await storage.transfer(guild_id, ALICE, BOB, 10, key="t")
+    with pytest.raises(InvalidArgument):
+        await storage.admin_set(GUILD, ALICE, 10, actor_id="admin", key="s")
+    assert state() == before

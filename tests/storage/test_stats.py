@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.errors import InvalidArgument, SeasonResetBlocked, UnknownSeason
+from storage.errors import InvalidAmount, InvalidArgument, SeasonResetBlocked, UnknownSeason
 from storage.models import Game, LeaderboardEntry, Metric, Period, RoundOutcome, SeatResult
 from storage.store import Storage
 
@@ -161,3 +161,14 @@ async def test_a_season_reset_is_refused_while_chips_are_in_play(storage, state)
 async def test_balance_board_is_not_per_game(storage: Storage) -> None:
     with pytest.raises(ValueError, match="not per game"):
         await storage.leaderboard(GUILD, Metric.BALANCE, game=Game.HOLDEM)
+
+
+@pytest.mark.parametrize("reset_to", [-1, 2**53, 1.5, "0"])
+async def test_a_season_with_a_bad_reset_amount_is_refused(storage, state, reset_to) -> None:
+    await storage.ensure_account(GUILD, ALICE)
+    before = state()
+    with pytest.raises(InvalidAmount):
+        await storage.start_season(GUILD, reset_to=reset_to, key="s")
+    with pytest.raises(InvalidArgument):
+        await storage.start_season(GUILD, name="x" * 101, key="s")
+    assert state() == before

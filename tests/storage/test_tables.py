@@ -429,3 +429,26 @@ async def test_table_chips_stay_in_the_check(storage: Storage) -> None:
 
     assert report.ok, report.problems
     assert report.guilds[0].held == report.guilds[0].minted == 2_000
+
+
+async def test_void_close_and_bot_refusals_change_nothing(storage: Storage, state) -> None:
+    table = await seated_table(storage)
+    await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
+    await storage.settle_hand(table, 1, {0: 600, 1: 300}, phh=PHH, key="s1")
+    before = state()
+
+    with pytest.raises(AlreadySettled):
+        await storage.void_hand(table, 1, reason="late", key="v1")
+    with pytest.raises(UnknownHand):
+        await storage.void_hand(table, 2, reason="none", key="v2")
+    with pytest.raises(InvalidArgument):
+        await storage.void_hand(table, 1, reason="", key="v3")
+    with pytest.raises(UnknownTable):
+        await storage.close_table(table + 7, key="c1")
+    with pytest.raises(InvalidArgument):
+        await storage.seat_bot(table, 4, "", 100, key="b1")
+    with pytest.raises(InvalidArgument):
+        await storage.seat_bot(table, 4, "x" * 101, 100, key="b2")
+    with pytest.raises(SeatTaken):
+        await storage.seat_bot(table, 0, "Bo", 100, key="b3")
+    assert state() == before
