@@ -261,7 +261,8 @@ async def _call(connection: aiosqlite.Connection, function: Callable[..., R], *a
     """Run ``function(*args)`` on the connection's own worker thread, through aiosqlite's queue.
 
     This is the one place that uses aiosqlite's internal ``_execute``: a whole transaction in
-    one hop instead of one hop per statement (five times faster here).
+    one hop instead of one per statement (a settlement runs about 20 statements, and each hop
+    costs about 80 us on our VM).
     """
     result: R = await connection._execute(function, *args)  # type: ignore[no-untyped-call]
     return result
