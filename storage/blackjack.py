@@ -127,6 +127,35 @@ def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, in
     return _state(work, _Round(round_id, guild_id, channel_id, RoundStatus.OPEN))
 
 
+def join_round(work: Work, round_id: int, user_id: int, amount: int) -> RoundState:
+    """A member joins an open round with an opening bet, moved from their wallet now (the
+    betting window: the table host calls this only before the cards are dealt)."""
+    require_id(user_id, "A user id")
+    require_amount(amount, what="bet")
+    found = _round(work.tx, round_id)
+    work.guild_id, work.actor_id, work.round_id = found.guild_id, user_id, round_id
+    players = _players(work.tx, round_id)
+    if any(player.user_id == user_id for player in players):
+        raise InvalidArgument("You already have a bet in this round.")
+    if len(players) >= MAX_PLAYERS:
+        raise InvalidArgument(f"A round takes at most {MAX_PLAYERS} players.")
+    wallet = work.open_member(found.guild_id, user_id)
+    escrow = work.new_account(found.guild_id, AccountKind.BET, user_id)
+    work.tx.execute(
+        "INSERT INTO bj_players (round_id, user_id, account_id, total_bet) VALUES (?, ?, ?, ?)",
+        (round_id, user_id, escrow, amount),
+    )
+    work.tx.execute(
+        "INSERT INTO bj_bets (round_id, user_id, reason, amount, created_at) "
+        "VALUES (?, ?, 'initial', ?, ?)",
+        (round_id, user_id, amount, work.stamp),
+    )
+    work.transfer(
+        found.guild_id, wallet.account_id, escrow, amount, LedgerKind.BET, user_id=user_id
+    )
+    return _state(work, found)
+
+
 def add_bet(work: Work, round_id: int, user_id: int, amount: int, reason: BetReason) -> RoundState:
     """Grow a member's stake in an open round (double, split or insurance), paid from the
     wallet at this moment."""

@@ -594,6 +594,20 @@ class Storage:
             lambda work: blackjack.open_round(work, guild_id, channel_id, bets),
         )
 
+    async def join_round(self, round_id: int, user_id: int, amount: int, *, key: str) -> RoundState:
+        """A member joins an open round with an opening bet, moved from their wallet now.
+
+        Raises :class:`InsufficientChips`, :class:`InvalidAmount`, and :class:`InvalidArgument`
+        for a second bet or a full round (7 players).
+        """
+        return await self._operate(
+            "join_round",
+            key,
+            {"round_id": round_id, "user_id": user_id, "amount": amount},
+            RoundState,
+            lambda work: blackjack.join_round(work, round_id, user_id, amount),
+        )
+
     async def add_bet(
         self, round_id: int, user_id: int, amount: int, *, reason: BetReason, key: str
     ) -> RoundState:

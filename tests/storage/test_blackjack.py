@@ -234,3 +234,24 @@ async def test_refund_returns_every_bet(storage: Storage, sql) -> None:
     assert sql("SELECT COUNT(*) FROM ledger WHERE kind = 'refund'") == [(4,)]
     with pytest.raises(AlreadySettled, match="refunded"):
         await storage.refund_round(dealt.round_id, reason="again", key="r2")
+
+
+async def test_join_round_moves_the_opening_bet_now(storage: Storage, state) -> None:
+    opened = await storage.open_round(GUILD, CHANNEL, {ALICE: 100}, key="deal")
+    joined = await storage.join_round(opened.round_id, BOB, 40, key="bob-joins")
+    assert joined.bets == {ALICE: 100, BOB: 40}
+    assert joined.wallet_balances[BOB] == 960
+    again = await storage.join_round(opened.round_id, BOB, 40, key="bob-joins")
+    assert again.bets == joined.bets  # the same key applies once
+    before = state()
+    with pytest.raises(InvalidArgument, match="already have a bet"):
+        await storage.join_round(opened.round_id, BOB, 10, key="bob-again")
+    with pytest.raises(InsufficientChips):
+        await storage.join_round(opened.round_id, CAROL, 5_000, key="carol")
+    with pytest.raises(InvalidAmount):
+        await storage.join_round(opened.round_id, CAROL, 0, key="carol-zero")
+    assert state() == before
+    refunded = await storage.refund_round(opened.round_id, reason="test", key="refund")
+    assert refunded is not None
+    assert await storage.balance(GUILD, BOB) == 1_000
+    assert (await storage.check()).ok
