@@ -16,8 +16,8 @@ import os
 import random
 import time
 
-from bot.cli.sim_blackjack import run_simulation
 from engine.blackjack import CASINO, Shoe
+from engine.blackjack.parallel import run_parallel
 
 TARGET = 50_000
 CARDS_PER_ROUND = 5.5  # a one-seat casino round uses about 5.4 cards
@@ -39,7 +39,7 @@ def bare_shoe_rounds_per_second(rounds: int) -> float:
 def engine_rounds_per_second(rounds: int, workers: int) -> float:
     """Rounds/s of the simulator, process start-up included."""
     started = time.perf_counter()
-    result = run_simulation(CASINO, "basic", rounds, seed=2026, workers=workers)
+    result = run_parallel(CASINO, "basic", rounds, seed=2026, workers=workers)
     elapsed = time.perf_counter() - started
     assert result.rounds == rounds
     return rounds / elapsed

@@ -12,30 +12,45 @@ bar when stderr is a terminal, and as occasional lines for long runs otherwise.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import multiprocessing
 import os
-import queue
-import random
 import re
 import secrets
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TextIO
 
 from bot.cli.common import CliError, SubParsers
 from engine.blackjack.analysis import house_edge
+from engine.blackjack.errors import SimulationError
+from engine.blackjack.parallel import run_parallel, shares, worker_seed
 from engine.blackjack.rules import PRESETS, Rules, preset
-from engine.blackjack.sim import SimResult, simulate
-from engine.blackjack.strategy import STRATEGIES, strategy_named
+from engine.blackjack.sim import SimResult
+from engine.blackjack.strategy import STRATEGIES
 from engine.errors import EngineError
+
+__all__ = [
+    "LONG_RUN_HANDS",
+    "MAX_WORKERS",
+    "Progress",
+    "build_rules",
+    "format_report",
+    "parse_count",
+    "parse_seed",
+    "parse_workers",
+    "register",
+    "run",
+    "run_simulation",
+    "shares",
+    "wants_progress",
+    "worker_seed",
+]
+"""Also used by ``felt sim holdem`` for the options the two simulators share."""
 
 MAX_WORKERS = 64
 LONG_RUN_HANDS = 1_000_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
-_PROGRESS_EVERY = 20_000
 
 
 def register(subparsers: SubParsers) -> None:
@@ -146,43 +161,6 @@ def build_rules(preset_name: str, overrides: list[str]) -> Rules:
 # ----------------------------------------------------------------------------------- running
 
 
-def worker_seed(seed: int, worker: int) -> int:
-    """The seed of one worker: a hash of the run's seed and the worker's index."""
-    digest = hashlib.sha256(f"felt-sim-blackjack:{seed}:{worker}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def shares(hands: int, workers: int) -> list[int]:
-    """Rounds per worker: as even as possible, the first workers taking the remainder."""
-    base, extra = divmod(hands, workers)
-    return [base + (1 if index < extra else 0) for index in range(workers)]
-
-
-def _play_share(
-    rules: Rules, strategy: str, rounds: int, seed: int, report: Callable[[int], None] | None
-) -> SimResult:
-    return simulate(
-        rules,
-        strategy_named(strategy, rules),
-        rounds,
-        random.Random(seed),
-        progress=report,
-        progress_every=_PROGRESS_EVERY,
-    )
-
-
-def _worker(
-    *, index: int, rules: Rules, strategy: str, rounds: int, seed: int, channel: Any
-) -> None:  # pragma: no cover - runs in a child process
-    try:
-        result = _play_share(
-            rules, strategy, rounds, seed, lambda played: channel.put(("progress", index, played))
-        )
-        channel.put(("done", index, result))
-    except BaseException as error:  # the parent reports it; nothing else can
-        channel.put(("failed", index, f"{type(error).__name__}: {error}"))
-
-
 def run_simulation(
     rules: Rules,
     strategy: str,
@@ -192,62 +170,11 @@ def run_simulation(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> SimResult:
-    """Play ``hands`` rounds over ``workers`` processes; ``progress`` gets the rounds done so far.
-
-    Deterministic for a given ``(rules, strategy, hands, seed, workers)``.
-    """
-    strategy_named(strategy, rules)  # refuse a bad name here, and work out the chart once
-    counts = shares(hands, workers)
-    if workers == 1:
-        return _play_share(rules, strategy, hands, worker_seed(seed, 0), progress)
-    methods = multiprocessing.get_all_start_methods()
-    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    channel = context.Queue()
-    processes = [
-        context.Process(
-            target=_worker,
-            kwargs={
-                "index": index,
-                "rules": rules,
-                "strategy": strategy,
-                "rounds": counts[index],
-                "seed": worker_seed(seed, index),
-                "channel": channel,
-            },
-            daemon=True,
-        )
-        for index in range(workers)
-    ]
-    for process in processes:
-        process.start()
-    done: dict[int, SimResult] = {}
-    played = [0] * workers
+    """``engine.blackjack.parallel.run_parallel``, with a failed worker as a ``CliError``."""
     try:
-        while len(done) < workers:
-            try:
-                kind, index, payload = channel.get(timeout=0.5)
-            except queue.Empty:
-                for index, process in enumerate(processes):
-                    if index not in done and not process.is_alive() and process.exitcode:
-                        raise CliError(
-                            f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
-                        ) from None
-                continue
-            if kind == "progress":
-                played[index] = payload
-                if progress is not None:
-                    progress(sum(played))
-            elif kind == "done":
-                done[index] = payload
-                played[index] = counts[index]
-            else:
-                raise CliError(f"worker {index} failed: {payload}")
-    finally:
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-            process.join()
-    return SimResult.combine(done[index] for index in range(workers))
+        return run_parallel(rules, strategy, hands, seed, workers=workers, progress=progress)
+    except SimulationError as error:
+        raise CliError(str(error)) from None
 
 
 # ----------------------------------------------------------------------------------- progress

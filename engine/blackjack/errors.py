@@ -43,3 +43,7 @@ class RoundStateError(IllegalActionError):
 
 class ShoeExhaustedError(EngineError):
     """A stacked shoe ran out of cards, or a real shoe has every card on the table."""
+
+
+class SimulationError(EngineError):
+    """A simulation worker failed or stopped; the message says which and why."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.blackjack.errors import ShoeExhaustedError
 from engine.blackjack.rules import Rules
@@ -39,7 +39,10 @@ class Shoe:
         self._cards: list[int] = [card_id for _ in range(decks) for card_id in range(52)]
         self._cut = max(1, round(len(self._cards) * penetration))
         self._reshuffle = reshuffle_every_round
-        self._randrange = (rng if rng is not None else secrets.SystemRandom()).randrange
+        source = rng if rng is not None else secrets.SystemRandom()
+        # randrange(n) is _randbelow(n) after argument checks; calling it directly draws the same
+        # numbers a fifth faster. Fall back to randrange for generators without it.
+        self._randrange: Callable[[int], int] = getattr(source, "_randbelow", source.randrange)
         self._pos = 0
         self._round_start = 0
         self._fresh = True

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main, sim_blackjack
+from bot.cli import main
 from bot.cli.common import CliError
-from bot.cli.sim_blackjack import Progress, parse_count, run_simulation, shares, wants_progress
-from engine.blackjack import CASINO, CLASSIC
+from bot.cli.sim_blackjack import Progress, parse_count, run_simulation, wants_progress
+from engine.blackjack import CASINO, CLASSIC, parallel
+from engine.blackjack.parallel import shares, worker_seed
 
 JSON_FIELDS = [
     "hands",
@@ -149,7 +150,14 @@ def test_cli_parse_count_accepts_readable_numbers(text: str, value: int) -> None
     assert parse_count(text, "--hands") == value
 
 
-def test_cli_shares_split_rounds_evenly() -> None:
+def test_parallel_worker_seeds_differ_and_repeat() -> None:
+    seeds = [worker_seed(7, worker) for worker in range(8)]
+    assert len(set(seeds)) == 8
+    assert seeds == [worker_seed(7, worker) for worker in range(8)]
+    assert worker_seed(8, 0) != seeds[0]
+
+
+def test_parallel_shares_split_rounds_evenly() -> None:
     assert shares(10, 3) == [4, 3, 3]
     assert shares(2, 4) == [1, 1, 0, 0]
     assert sum(shares(1_000_001, 7)) == 1_000_001
@@ -167,7 +175,7 @@ def test_run_simulation_reports_a_failed_worker(monkeypatch: pytest.MonkeyPatch)
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(sim_blackjack, "_play_share", broken)
+    monkeypatch.setattr(parallel, "_play_share", broken)
     with pytest.raises(CliError, match="worker 0 failed: RuntimeError: boom"):
         run_simulation(CASINO, "basic", 100, 1, workers=2)
 

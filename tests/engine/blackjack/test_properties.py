@@ -142,3 +142,24 @@ def test_round_refused_actions_never_change_the_state(
     rules: Rules, bets: dict[int, int], seed: int
 ) -> None:
     play_randomly(rules, bets, seed, probe_refusals=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules=rules_strategy, seed=st.integers(0, 2**32))
+def test_round_without_events_plays_exactly_like_with_events(rules: Rules, seed: int) -> None:
+    # The simulator switches events off; everything else must stay the same.
+    outcomes = []
+    for record in (True, False):
+        shoe = Shoe.for_rules(rules, random.Random(seed))
+        rng = random.Random(seed)
+        played = []
+        for _ in range(40):
+            game = Round(rules, shoe, {0: 6, 4: 10}, record_events=record)
+            assert (game.deal() == []) is not record
+            while not game.is_over:
+                decision = game.decision()
+                action = rng.choice(sorted(decision.legal))
+                game.act(decision.seat, action)
+            played.append((game.view(), game.results, game.insurance_results))
+        outcomes.append(played)
+    assert outcomes[0] == outcomes[1]

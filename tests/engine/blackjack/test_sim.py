@@ -21,6 +21,7 @@ from engine.blackjack import (
     strategy_named,
 )
 from engine.blackjack.exact import ExactOutcome, exact_outcomes, simple_strategy_hits
+from engine.blackjack.parallel import run_parallel
 from engine.blackjack.sim import SimResult, simulate, simulated_house_edge
 
 
@@ -139,9 +140,7 @@ def test_simple_strategy_simulation_matches_exact_enumeration() -> None:
 def test_classic_dealer_strategy_long_simulation_matches_exact_enumeration(
     classic_exact: ExactOutcome,
 ) -> None:
-    from bot.cli.sim_blackjack import run_simulation
-
-    sim = run_simulation(CLASSIC, "dealer", 4_000_000, seed=1, workers=2)
+    sim = run_parallel(CLASSIC, "dealer", 4_000_000, seed=1, workers=2)
     _agrees(sim, classic_exact, 4.0)
 
 
@@ -158,9 +157,7 @@ def test_basic_strategy_house_edge_matches_the_published_exact_figure(
 ) -> None:
     """felt sim blackjack --rule decks=1 --rule reshuffle_every_round=true --hands 6M --seed 1
     --workers 2 (and decks=2 h17=true): within three standard errors plus 0.05 points."""
-    from bot.cli.sim_blackjack import run_simulation
-
     rules = dataclasses.replace(CASINO, **changes)  # type: ignore[arg-type]
-    sim = run_simulation(rules, "basic", 6_000_000, seed=1, workers=2)
+    sim = run_parallel(rules, "basic", 6_000_000, seed=1, workers=2)
     assert sim.stderr_pct < 0.06
     assert abs(sim.house_edge_pct - published) <= 3 * sim.stderr_pct + 0.05
