@@ -1,13 +1,20 @@
 """Blackjack: rules, shoe, the round state machine, strategies, analysis and the simulator.
 
-from engine.blackjack import CASINO, Round, Shoe, Action
+    import random
+    from engine.blackjack import CASINO, BasicStrategy, Round, Shoe
 
-shoe = Shoe.for_rules(CASINO)                # secure shuffle; pass rng= to reproduce
-game = Round(CASINO, shoe, {0: 10, 2: 25})   # seat -> opening bet (already escrowed)
-events = game.deal()
-while not game.is_over:
-    seat, hand = game.to_act                 # or ask any seat: game.legal_actions(seat)
-    events = game.act(seat, Action.STAND)
+    shoe = Shoe.for_rules(CASINO)                # secure shuffle; pass rng= to reproduce
+    game = Round(CASINO, shoe, {0: 10, 2: 25})   # seat -> opening bet (already escrowed)
+    events = game.deal()
+    basic = BasicStrategy(CASINO)
+    while not game.is_over:
+        decision = game.decision()               # who, which hand, cards, totals, legal actions
+        events = game.act(decision.seat, basic.choose(decision, random.Random()))
+
+Modules: ``rules`` (the rule set and presets), ``shoe``, ``round`` (the state machine),
+``actions``/``events``/``views`` (its values), ``hand`` (totals), ``strategy``, ``analysis``
+(basic strategy charts and the house edge), ``exact`` (exact enumeration), ``sim`` and
+``parallel`` (the simulator).
 """
 
 from __future__ import annotations

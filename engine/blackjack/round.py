@@ -304,8 +304,16 @@ class Round:
         """Seats that still have to decide on insurance or even money."""
         return tuple(self._pending_insurance) if self._phase is Phase.INSURANCE else ()
 
-    def legal_actions(self, seat: int) -> frozenset[Action]:
-        """Exactly the actions ``act`` accepts from ``seat`` now (empty if it is not its turn)."""
+    def legal_actions(self, seat: int | None = None) -> frozenset[Action]:
+        """Exactly the actions ``act`` accepts from ``seat`` now (empty if it is not its turn).
+
+        Without a seat: the actions of the seat in ``to_act`` (empty when nobody is to act).
+        """
+        if seat is None:
+            who = self.to_act
+            if who is None:
+                return _NO_ACTIONS
+            seat = who[0]
         return _MASK_SETS[self._mask_of(seat)]
 
     def can(self, seat: int, action: Action) -> bool:
@@ -391,49 +399,44 @@ class Round:
     def view(self) -> RoundView:
         """The table as everyone may see it: the hole card stays hidden until the dealer plays."""
         dealer = self._dealer
-        hidden = bool(len(dealer) >= 2 and not self._hole_revealed)
+        hidden = len(dealer) >= 2 and not self._hole_revealed
         visible = dealer[:1] if hidden else dealer
-        current = self._current
-        seats = tuple(
-            SeatView(
-                seat=entry.seat,
-                bet=entry.bet,
-                hands=tuple(
-                    HandView(
-                        seat=entry.seat,
-                        index=hand.index,
-                        cards=tuple(DECK[card] for card in hand.cards),
-                        stake=hand.stake,
-                        status=HandStatus.ACTING
-                        if hand is current and self._phase is Phase.PLAYERS
-                        else hand.status,
-                        doubled=hand.doubled,
-                        from_split=hand.from_split,
-                        result=None
-                        if hand.outcome is None
-                        else HandResult(
-                            hand.seat, hand.index, hand.outcome, hand.stake, hand.payout
-                        ),
-                    )
-                    for hand in entry.hands
-                ),
-                insurance=entry.insurance,
-                insurance_result=InsuranceResult(
-                    entry.seat, entry.insurance, entry.insurance_payout
-                )
-                if entry.insurance_settled
-                else None,
-                net=entry.net if self._phase is Phase.OVER else None,
-            )
-            for entry in self._seats
-        )
         return RoundView(
             phase=self._phase,
             rules=self.rules,
             dealer=DealerView(cards=tuple(DECK[card] for card in visible), hole_hidden=hidden),
-            seats=seats,
+            seats=tuple(self._seat_view(entry) for entry in self._seats),
             to_act=self.to_act,
             pending_insurance=self.pending_insurance,
+        )
+
+    def _seat_view(self, entry: _Seat) -> SeatView:
+        insurance = None
+        if entry.insurance_settled:
+            insurance = InsuranceResult(entry.seat, entry.insurance, entry.insurance_payout)
+        return SeatView(
+            seat=entry.seat,
+            bet=entry.bet,
+            hands=tuple(self._hand_view(hand) for hand in entry.hands),
+            insurance=entry.insurance,
+            insurance_result=insurance,
+            net=entry.net if self._phase is Phase.OVER else None,
+        )
+
+    def _hand_view(self, hand: _Hand) -> HandView:
+        acting = hand is self._current and self._phase is Phase.PLAYERS
+        result = None
+        if hand.outcome is not None:
+            result = HandResult(hand.seat, hand.index, hand.outcome, hand.stake, hand.payout)
+        return HandView(
+            seat=hand.seat,
+            index=hand.index,
+            cards=tuple(DECK[card] for card in hand.cards),
+            stake=hand.stake,
+            status=HandStatus.ACTING if acting else hand.status,
+            doubled=hand.doubled,
+            from_split=hand.from_split,
+            result=result,
         )
 
     # ----------------------------------------------------------------------------- actions

@@ -684,3 +684,14 @@ def test_round_deal_events_follow_the_table_order() -> None:
         ("CardDealt", 4),
         ("HoleCardDealt", None),
     ]
+
+
+def test_round_legal_actions_without_a_seat_are_those_of_the_seat_to_act() -> None:
+    game, _, _ = dealt("Ts 9s 6c 8d 7d 9h Tc", bets={0: 10, 3: 20})
+    assert (
+        game.legal_actions() == game.legal_actions(0) == {Action.HIT, Action.STAND, Action.DOUBLE}
+    )
+    game.stand(0)
+    assert game.legal_actions() == game.legal_actions(3)
+    game.stand(3)
+    assert game.legal_actions() == frozenset()
