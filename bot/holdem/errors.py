@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from bot.tables.errors import TableError
 
-class TableError(Exception):
-    """Base of the table host's refusals. The Discord front shows the message ephemerally."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
+__all__ = [
+    "AlreadySeatedError",
+    "BuyInError",
+    "InvalidActionError",
+    "NotSeatedError",
+    "NotYourTurnError",
+    "StaleActionError",
+    "TableClosedError",
+    "TableError",
+    "TableFullError",
+    "TableSettingsError",
+]
 
 
 class TableSettingsError(TableError):

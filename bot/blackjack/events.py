@@ -1,0 +1,153 @@
+"""What a Blackjack table host tells its front. Everything here is public: the dealer's hole
+card stays out of every snapshot until the dealer plays (the engine's view hides it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.blackjack import Action
+from engine.blackjack.views import RoundView
+
+
+class TablePhase(Enum):
+    """Where the table stands."""
+
+    IDLE = "idle"
+    """No round: the next /blackjack deal opens the betting."""
+    BETTING = "betting"
+    """Bets are being placed (already in escrow); the cards come when the window closes."""
+    PLAYING = "playing"
+    """Cards are out: insurance, players' turns, then the dealer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A member in the current round."""
+
+    seat: int
+    user_id: int
+    name: str
+    bet: int
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackSnapshot:
+    """The table as everyone may see it."""
+
+    table_name: str
+    phase: TablePhase
+    round_id: int | None
+    round_number: int
+    players: tuple[Player, ...]
+    view: RoundView | None
+    """The engine's public view once cards are dealt (hole card hidden until the dealer plays)."""
+    deadline: float | None
+    """When the betting window closes or the player to act times out (Unix seconds)."""
+    to_act_user: int | None
+    legal: frozenset[Action]
+    step: int
+    """Decisions applied so far this round; buttons carry it so stale clicks are refused."""
+    min_bet: int
+    max_bet: int
+
+    def player(self, user_id: int) -> Player | None:
+        """The member's place in this round, if they bet."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """Redraw the table (fronts coalesce these)."""
+
+    snapshot: BlackjackSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class BettingOpened:
+    """A round opened for bets; it deals at ``deadline`` or when someone presses Deal now."""
+
+    round_id: int
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced:
+    """A member's bet went into escrow."""
+
+    user_id: int
+    name: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """A member must decide (a hand's play, or insurance)."""
+
+    round_id: int
+    step: int
+    user_id: int
+    seat: int
+    hand: int
+    legal: frozenset[Action]
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A decision was applied (``text`` reads well in a channel)."""
+
+    user_id: int
+    name: str
+    action: Action
+    automatic: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One member's result for the round."""
+
+    user_id: int
+    name: str
+    staked: int
+    payout: int
+    net: int
+    lines: tuple[str, ...]
+    """One line per hand (and insurance): ``"Hand 1: 20 beats 19, +50"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFinished:
+    """The round is settled in storage."""
+
+    round_id: int
+    results: tuple[PlayerResult, ...]
+    snapshot: BlackjackSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRefunded:
+    """A round was cancelled and every bet returned."""
+
+    round_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something worth saying in the channel."""
+
+    text: str
+
+
+TableEvent = (
+    TableChanged
+    | BettingOpened
+    | BetPlaced
+    | TurnStarted
+    | ActionTaken
+    | RoundFinished
+    | RoundRefunded
+    | Notice
+)

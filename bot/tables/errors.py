@@ -1,0 +1,14 @@
+"""The base of every table host's refusals (Hold'em and Blackjack)."""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """A refusal from a table host. Fronts show the message to the member who asked."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
