@@ -1,8 +1,11 @@
 """`felt run [--config PATH]`: start the Discord bot.
 
 Every startup failure is one line on stderr and a non-zero exit: no token (with how to give one),
-a bad config key (named, with the expected type), a database that cannot be written, a token
-Discord refuses, a Discord that cannot be reached.
+a bad config key (named, with the expected type), a database that cannot be written or was
+written by a newer Felt, a token Discord refuses, a Discord that cannot be reached.
+
+The database is created and migrated here, before connecting (so `make run` needs no separate
+migration step), crash recovery runs once, and the storage is closed after the bot disconnected.
 """
 
 from __future__ import annotations
@@ -45,13 +48,24 @@ def handle(args: argparse.Namespace) -> int:
     # Imported here so that `felt --help` and the other commands do not pay for discord.py.
     from bot.discord.errors import StartupError  # noqa: PLC0415
     from bot.discord.logs import configure_logging  # noqa: PLC0415
-    from bot.discord.runner import run_bot  # noqa: PLC0415
 
     configure_logging(config.logging)
     try:
-        return asyncio.run(run_bot(config))
+        return asyncio.run(serve(config))
     except StartupError as error:
         raise CliError(str(error), exit_code=1) from None
+
+
+async def serve(config: FeltConfig) -> int:
+    """Open the database, run the bot until it is told to stop, then close the database."""
+    from bot.discord.database import open_for_bot  # noqa: PLC0415
+    from bot.discord.runner import run_bot  # noqa: PLC0415
+
+    storage, recovery = await open_for_bot(config)
+    try:
+        return await run_bot(config, storage=storage, recovery=recovery)
+    finally:
+        await storage.close()
 
 
 def prepare(config_path: Path | None) -> FeltConfig:

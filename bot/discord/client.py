@@ -1,8 +1,8 @@
 """The bot: construction from config, cog loading, command sync, and graceful shutdown.
 
 A ``discord.Client`` cannot be started twice, so every start builds a new ``FeltBot`` with
-``create_bot``. Resources (config, clock, later the storage) are made outside and passed in, as in
-RoboDanny; cogs reach them through the bot.
+``create_bot``. Resources (config, clock, the storage and its recovery report) are made outside and
+passed in, as in RoboDanny; cogs reach them through the bot (``bot.storage``, ``bot.recovery``).
 
 Adding a feature is adding a module to ``bot/discord/cogs/`` with ``async def setup(bot)`` that
 calls ``await bot.add_cog(...)``: every such module is loaded at startup, before the commands are
@@ -27,9 +27,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import DISCORD_GATEWAY_URL, DiscordConfig, FeltConfig
+from bot.discord.confirm import Confirmations, ConfirmButton
+from bot.discord.database import register_storage_refusals
 from bot.discord.errors import ErrorRouter
 from bot.discord.sync import SyncOutcome, sync_commands, sync_state_path
 from bot.discord.tree import FeltCommandTree
+from storage import RecoveryReport, Storage
 
 _log = logging.getLogger("felt.discord")
 
@@ -86,7 +89,12 @@ class FeltBot(commands.AutoShardedBot):
     Extension points for cogs:
 
     - ``bot.config``: the ``FeltConfig``; ``bot.clock()``: the injected time source;
-    - ``bot.error_router.register_refusal(ErrorType)``: show another layer's errors as refusals;
+    - ``bot.storage``: the chip database (opened, migrated and recovered before the bot was
+      made; closed by whoever opened it, after the bot closed); ``bot.recovery``: what recovery
+      put back at startup (voided hands, refunded rounds) so game cogs can tell those channels;
+    - ``bot.confirmations.ask(...)``: Confirm/Cancel buttons before a destructive action;
+    - ``bot.error_router.register_refusal(ErrorType)``: show another layer's errors as refusals
+      (storage's user-facing refusals are registered already);
     - ``bot.add_shutdown_hook(hook)``: ``await hook()`` runs on SIGINT/SIGTERM before the bot
       disconnects, within ``[discord] shutdown_grace_seconds``; ``bot.shutting_down`` is True
       from then on and new commands are refused.
@@ -101,6 +109,8 @@ class FeltBot(commands.AutoShardedBot):
         clock: Callable[[], float] = time.time,
         error_router: ErrorRouter | None = None,
         identify_spacing: float = 5.0,
+        storage: Storage | None = None,
+        recovery: RecoveryReport | None = None,
         **options: Any,
     ) -> None:
         discord_config = config.discord
@@ -124,6 +134,10 @@ class FeltBot(commands.AutoShardedBot):
         self.clock = clock
         self.started_at = clock()
         self.error_router = error_router or ErrorRouter()
+        register_storage_refusals(self.error_router)
+        self._storage = storage
+        self.recovery = recovery
+        self.confirmations = Confirmations(clock)
         self.shutting_down = False
         self.sync_outcomes: list[SyncOutcome] = []
         self._extension_names = discover_extensions() if extensions is None else tuple(extensions)
@@ -133,6 +147,17 @@ class FeltBot(commands.AutoShardedBot):
         self._shutdown_task: asyncio.Task[None] | None = None
         if discord_config.gateway_url != DISCORD_GATEWAY_URL:
             self._use_configured_gateway(discord_config.gateway_url)
+
+    @property
+    def storage(self) -> Storage:
+        """The chip database; a bot made without one (some tests) fails here, loudly."""
+        if self._storage is None:
+            raise RuntimeError("this bot was created without a storage (create_bot(storage=...))")
+        return self._storage
+
+    @property
+    def has_storage(self) -> bool:
+        return self._storage is not None
 
     def _use_configured_gateway(self, url: str) -> None:
         # An auto-sharded client asks REST for the gateway URL; a configured gateway proxy wins.
@@ -147,6 +172,7 @@ class FeltBot(commands.AutoShardedBot):
     # ----- startup -----------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        self.add_dynamic_items(ConfirmButton)
         for name in self._extension_names:
             await self.load_extension(name)
         for factory in self._cog_factories:
@@ -226,6 +252,11 @@ class FeltBot(commands.AutoShardedBot):
         await self.close()
         _log.info("shutdown complete", extra={"reason": reason})
 
+    async def close(self) -> None:
+        # Open questions die with the process; their buttons then answer "closed".
+        self.confirmations.close()
+        await super().close()
+
 
 async def _run_hook(hook: ShutdownHook) -> None:
     try:
@@ -245,6 +276,8 @@ def create_bot(
 
     ``extensions=None`` loads every cog module in ``bot/discord/cogs``; ``cogs`` adds cog
     factories (tests use it for commands that fail or dawdle on purpose). Other options go to
-    ``FeltBot`` and discord.py (``clock``, ``error_router``, ``identify_spacing``...).
+    ``FeltBot`` and discord.py (``storage``, ``recovery``, ``clock``, ``error_router``,
+    ``identify_spacing``...). The caller owns ``storage``: it opens it before and closes it
+    after the bot (see ``bot.discord.database.open_for_bot``).
     """
     return FeltBot(config, extensions=extensions, cogs=cogs, **options)

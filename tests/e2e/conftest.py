@@ -3,7 +3,10 @@
 - ``fake_discord``: a started ``FakeDiscord`` on 127.0.0.1, port 0 (xdist-safe);
 - ``world``: a guild with a #poker channel, two members and an admin;
 - ``start_bot``: starts a ``FeltBot`` pointed at the fake through config only (``api_base_url``
-  and ``gateway_url``), waits until the fake sent it its guilds, and closes it after the test;
+  and ``gateway_url``), with a real SQLite storage in ``tmp_path`` opened the way ``felt run``
+  opens it (migrated, recovered), waits until the fake sent it its guilds, and closes both after
+  the test. Storage and bot read the fake's clock, so ``fake.clock.advance()`` moves days for
+  ``/daily`` and expires confirmations without waiting;
 - ``felt_bot``: ``start_bot()`` with the default cogs.
 
 The bot is not waited on until ``on_ready`` (discord.py fires it about 2 s after the last guild);
@@ -16,6 +19,7 @@ import asyncio
 import dataclasses
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +33,8 @@ from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, Fa
 
 from bot.config import DatabaseConfig, DiscordConfig, FeltConfig
 from bot.discord.client import CogFactory, FeltBot, apply_endpoints, create_bot
+from bot.discord.database import economy_defaults
+from storage import Storage
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -52,6 +58,21 @@ def bot_config(fake: FakeDiscord, database: Path, **discord: Any) -> FeltConfig:
             **discord,
         ),
         database=DatabaseConfig(path=str(database)),
+    )
+
+
+def storage_clock(fake: FakeDiscord) -> Callable[[], datetime]:
+    """The storage's clock: the fake's, so a test can move the day forward."""
+    return lambda: datetime.fromtimestamp(fake.clock.now(), UTC)
+
+
+async def open_storage(
+    fake: FakeDiscord, config: FeltConfig, storage_class: type[Storage] = Storage
+) -> Storage:
+    """A storage for ``config``'s database as ``felt run`` opens it (a subclass may be slow or
+    failing on purpose)."""
+    return await storage_class.open(
+        config.database.path, clock=storage_clock(fake), economy=economy_defaults(config)
     )
 
 
@@ -81,18 +102,37 @@ StartBot = Callable[..., Awaitable[FeltBot]]
 async def start_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[StartBot]:
     running: list[tuple[FeltBot, asyncio.Task[None]]] = []
     restores: list[Callable[[], None]] = []
+    storages: dict[str, Storage] = {}
 
     async def start(
         *,
         cogs: Sequence[CogFactory] = (),
         extensions: Sequence[str] | None = None,
         config: FeltConfig | None = None,
+        storage: Storage | None = None,
         wait: bool = True,
         **discord: Any,
     ) -> FeltBot:
         chosen = config or bot_config(fake_discord, tmp_path / "felt.db", **discord)
+        if storage is None:
+            # A restart in the same test reuses the database, as a real restart would.
+            storage = storages.get(chosen.database.path)
+            if storage is None:
+                storage = await open_storage(fake_discord, chosen)
+        if storages.get(chosen.database.path) not in (None, storage):
+            await storages[chosen.database.path].close()
+        storages[chosen.database.path] = storage
+        recovery = await storage.recover()
         restores.append(apply_endpoints(chosen.discord))
-        bot = create_bot(chosen, cogs=cogs, extensions=extensions, identify_spacing=0)
+        bot = create_bot(
+            chosen,
+            cogs=cogs,
+            extensions=extensions,
+            identify_spacing=0,
+            storage=storage,
+            recovery=recovery,
+            clock=fake_discord.clock,
+        )
         task = asyncio.create_task(bot.start(chosen.token))
         task.add_done_callback(lambda _task: fake_discord.changed())
         running.append((bot, task))
@@ -113,6 +153,8 @@ async def start_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[
             await asyncio.wait([task], timeout=10)
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
+        for storage in storages.values():
+            await storage.close()
         for restore in reversed(restores):
             restore()
 

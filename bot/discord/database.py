@@ -1,0 +1,147 @@
+"""The bot's chip database: opened (created, migrated, recovered) at startup, and which of
+storage's errors a member sees as a refusal.
+
+``felt run`` calls :func:`open_for_bot` before connecting to Discord and passes the storage and
+the recovery report to ``create_bot``; the e2e fixtures do the same, so tests start the bot the
+way production does.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from bot.config import FeltConfig
+from bot.discord.errors import ErrorRouter, StartupError
+from storage import (
+    AlreadySeated,
+    BalanceLimitExceeded,
+    DailyAlreadyClaimed,
+    DailyDisabled,
+    DatabaseBusy,
+    DatabaseFailure,
+    DatabaseProblem,
+    EconomySettings,
+    EmptySeat,
+    IdempotencyConflict,
+    InsufficientChips,
+    InvalidAmount,
+    InvalidSetting,
+    InvalidTransfer,
+    NotInRound,
+    RecoveryReport,
+    SeasonResetBlocked,
+    SeatInHand,
+    SeatTaken,
+    Storage,
+    StorageError,
+    TableClosed,
+    TransfersDisabled,
+    UnknownAccount,
+    UnknownHand,
+    UnknownRound,
+    UnknownSeason,
+    UnknownTable,
+    utc_now,
+)
+from storage.store import Clock
+
+_log = logging.getLogger("felt.discord.database")
+
+STORAGE_REFUSALS: tuple[type[StorageError], ...] = (
+    InvalidAmount,
+    BalanceLimitExceeded,
+    IdempotencyConflict,
+    UnknownAccount,
+    InsufficientChips,
+    TransfersDisabled,
+    InvalidTransfer,
+    DailyAlreadyClaimed,
+    DailyDisabled,
+    InvalidSetting,
+    UnknownTable,
+    TableClosed,
+    SeatTaken,
+    AlreadySeated,
+    EmptySeat,
+    SeatInHand,
+    UnknownHand,
+    UnknownRound,
+    NotInRound,
+    SeasonResetBlocked,
+    UnknownSeason,
+)
+"""Storage errors caused by what the member asked, whose messages are written for them.
+
+Not here: ``DatabaseProblem`` (the database itself failing: the member gets the apology with an
+error id and the log gets the traceback), and the errors a game host only raises when it has a
+bug (``StackMismatch``, ``InvalidSettlement``, ``AlreadySettled``, ``HandInProgress``...).
+"""
+
+
+def register_storage_refusals(router: ErrorRouter) -> None:
+    """Show storage's user-facing refusals as short ephemeral messages."""
+    for error_type in STORAGE_REFUSALS:
+        router.register_refusal(error_type)
+
+
+def economy_defaults(config: FeltConfig) -> EconomySettings:
+    """The ``[economy]`` config as the defaults that each guild's settings override."""
+    economy = config.economy
+    return EconomySettings(
+        starting_chips=economy.starting_chips,
+        daily_amount=economy.daily_amount,
+        transfers_enabled=economy.transfers,
+    )
+
+
+async def open_for_bot(
+    config: FeltConfig, *, clock: Clock = utc_now
+) -> tuple[Storage, RecoveryReport]:
+    """Open the configured database (creating and migrating it), then run crash recovery.
+
+    Every failure is a ``StartupError`` of one line: a database written by a newer Felt, a file
+    that is not a Felt database, one that cannot be written, or one locked by another process.
+    """
+    path = config.database.path
+    try:
+        storage = await Storage.open(path, clock=clock, economy=economy_defaults(config))
+    except DatabaseProblem as error:
+        raise StartupError(describe_open_failure(path, error)) from None
+    try:
+        report = await storage.recover()
+    except DatabaseProblem as error:
+        await storage.close()
+        raise StartupError(describe_open_failure(path, error)) from None
+    except BaseException:
+        await storage.close()
+        raise
+    _log.info(
+        "database ready",
+        extra={
+            "path": str(Path(path)),
+            "schema_version": storage.schema_version,
+            "voided_hands": len(report.voided_hands),
+            "refunded_rounds": len(report.refunded_rounds),
+        },
+    )
+    if not report.is_empty:
+        _log.warning(
+            "recovery put back chips that were in play when Felt stopped",
+            extra={
+                "hands": [(hand.table_id, hand.hand_id) for hand in report.voided_hands],
+                "rounds": [round_.round_id for round_ in report.refunded_rounds],
+            },
+        )
+    return storage, report
+
+
+def describe_open_failure(path: str, error: DatabaseProblem) -> str:
+    """One line for an operator, saying what is wrong with the database file."""
+    if isinstance(error, DatabaseBusy):
+        return f"the database {path} is locked by another process; is Felt already running?"
+    if isinstance(error, DatabaseFailure):
+        return f"cannot use the database {path}: {error.detail}"
+    # DatabaseTooNew, NotAFeltDatabase, MigrationError, ...: their messages name the file.
+    text = str(error)
+    return text if path in text else f"the database {path}: {text}"
