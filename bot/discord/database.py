@@ -142,6 +142,6 @@ def describe_open_failure(path: str, error: DatabaseProblem) -> str:
         return f"the database {path} is locked by another process; is Felt already running?"
     if isinstance(error, DatabaseFailure):
         return f"cannot use the database {path}: {error.detail}"
-    # DatabaseTooNew, NotAFeltDatabase, MigrationError, ...: their messages name the file.
     text = str(error)
-    return text if path in text else f"the database {path}: {text}"
+    # DatabaseTooNew, NotAFeltDatabase, DatabaseNotFound carry the file and name it.
+    return text if hasattr(error, "path") else f"the database {path}: {text}"
