@@ -5,8 +5,12 @@ SQL (``?`` placeholders, ``RETURNING``, ``ON CONFLICT ... DO UPDATE``, window fu
 engine-specific functions). A :class:`Backend` runs each such function as one transaction on its
 own worker thread, so a transaction is a single hop from the event loop, can never interleave with
 another coroutine, and cannot hold the write lock across an ``await`` to Discord. The SQLite
-adapter lives in ``storage/sqlite.py``; a PostgreSQL adapter would translate placeholders and run
-the same functions.
+adapter lives in ``storage/sqlite.py``; the PostgreSQL adapter (``storage/postgres.py``)
+translates placeholders and runs the same functions.
+
+A write body calls :meth:`Transaction.lock_guild` before it reads anything: SQLite runs one write
+at a time anyway, while PostgreSQL lets writes to different guilds run at once and must order
+those to the same guild.
 """
 
 from __future__ import annotations
@@ -41,6 +45,17 @@ class Transaction(Protocol):
 
     def value(self, sql: str, params: Params = ()) -> Any:
         """The first column of the first row, or None when there is no row."""
+        ...
+
+    def lock_guild(self, guild_id: int) -> None:
+        """Wait until no other write transaction touching this guild is open, and keep the
+        others waiting until this one ends. Every row a write changes belongs to one guild (or
+        is an append-only row), so writes that lock their guild first run as if one at a time."""
+        ...
+
+    def restart_ids(self, table: str, column: str) -> None:
+        """Make the ids ``table`` assigns next follow the largest ``column`` stored (after rows
+        were inserted with their ids, by ``felt db copy``)."""
         ...
 
 

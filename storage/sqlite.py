@@ -102,10 +102,13 @@ class Migration:
         return statements
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """Every migration shipped with this version of Felt, in order; checks the numbering."""
+def load_migrations(directory: Path | None = None) -> tuple[Migration, ...]:
+    """Every migration shipped with this version of Felt, in order; checks the numbering.
+
+    ``directory`` defaults to the SQLite migrations; the PostgreSQL adapter passes its own.
+    """
     found: list[Migration] = []
-    for entry in MIGRATIONS_DIR.iterdir():
+    for entry in (directory or MIGRATIONS_DIR).iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match is None:
             continue
@@ -147,6 +150,12 @@ class SqliteTransaction:
     def value(self, sql: str, params: Params = ()) -> Any:
         row = self.one(sql, params)
         return None if row is None else row[0]
+
+    def lock_guild(self, guild_id: int) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already runs every write alone."""
+
+    def restart_ids(self, table: str, column: str) -> None:
+        """Nothing to do: an ``INTEGER PRIMARY KEY`` always continues after the largest id."""
 
 
 def _translate(error: sqlite3.Error) -> StorageError:

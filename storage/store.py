@@ -7,6 +7,9 @@ retries after a timeout); the same key with different arguments raises
 :class:`IdempotencyConflict`. A refused operation changes nothing and records nothing, so it may
 be retried with the same key once the reason is gone.
 
+The database is a SQLite file (the default) or a PostgreSQL schema (``Storage.open`` with a
+``postgresql://`` URL); the operations are the same code on both.
+
 Usage::
 
     storage = await Storage.open("felt.db", clock=clock, economy=EconomySettings(...))
@@ -52,6 +55,7 @@ from storage.models import (
     LeaderboardEntry,
     LedgerEntry,
     Metric,
+    MigrationReport,
     Period,
     RecoveryReport,
     RoundOutcome,
@@ -81,6 +85,7 @@ from storage.settings import (
     read_settings,
     require_setting_key,
 )
+from storage.shards import Shards
 from storage.sqlite import (
     DEFAULT_BUSY_TIMEOUT,
     DEFAULT_FLUSH_INTERVAL,
@@ -88,12 +93,22 @@ from storage.sqlite import (
     SqliteBackend,
     Synchronous,
 )
+from storage.sqlite import migrate_database as migrate_sqlite
 
 R = TypeVar("R")
 T = TypeVar("T")
 
 Clock = Callable[[], datetime]
 """Returns the current time as an aware datetime (converted to UTC)."""
+
+GuildOf = Callable[[Transaction], int | None]
+"""Which guild a write belongs to (None: no such table or round), found from columns that never
+change, before the write locks that guild and reads anything else."""
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite://"
+DEFAULT_POOL_SIZE = 4
+"""PostgreSQL connections per process (SQLite has one writer and one reader)."""
 
 MAX_PAGE = 100
 EXPORT_BATCH = 2_000
@@ -102,6 +117,60 @@ EXPORT_BATCH = 2_000
 def utc_now() -> datetime:
     """The default clock."""
     return datetime.now(UTC)
+
+
+def database_target(target: str | Path) -> str | Path:
+    """Where a configured database lives: a ``postgresql://`` URL as is, or a SQLite file path
+    (``sqlite:///felt.db`` and ``sqlite:////abs/felt.db`` URLs are accepted too)."""
+    if isinstance(target, Path):
+        return target
+    if target.startswith(POSTGRES_SCHEMES):
+        return target
+    if target.startswith(SQLITE_SCHEME):
+        path = target[len(SQLITE_SCHEME) :]
+        if not path.startswith("/") or path == "/":
+            raise InvalidArgument(
+                f"A SQLite URL reads sqlite:///relative/path.db or sqlite:////absolute/path.db, "
+                f"not {target!r}."
+            )
+        return Path(path[1:])
+    return Path(target)
+
+
+async def migrate_database(target: str | Path) -> MigrationReport:
+    """Create (SQLite) and migrate a database to the latest schema (``felt db migrate``)."""
+    where = database_target(target)
+    if isinstance(where, Path):
+        return await migrate_sqlite(where)
+    # Imported when used: psycopg takes longer to import than the rest of storage together.
+    from storage.postgres import PostgresBackend  # noqa: PLC0415
+
+    backend = await PostgresBackend.open(where, pool_size=1)
+    try:
+        assert backend.migration is not None
+        return backend.migration
+    finally:
+        await backend.close()
+
+
+def _in_guild(guild_id: int) -> GuildOf:
+    return lambda _tx: guild_id
+
+
+def _table_guild(table_id: int) -> GuildOf:
+    def find(tx: Transaction) -> int | None:
+        guild = tx.value("SELECT guild_id FROM poker_tables WHERE table_id = ?", (table_id,))
+        return None if guild is None else int(guild)
+
+    return find
+
+
+def _round_guild(round_id: int) -> GuildOf:
+    def find(tx: Transaction) -> int | None:
+        guild = tx.value("SELECT guild_id FROM bj_rounds WHERE round_id = ?", (round_id,))
+        return None if guild is None else int(guild)
+
+    return find
 
 
 def _page(limit: int, offset: int) -> tuple[int, int]:
@@ -133,18 +202,34 @@ class Storage:
         migrate: bool = True,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         flush_interval: float = DEFAULT_FLUSH_INTERVAL,
+        pool_size: int = DEFAULT_POOL_SIZE,
     ) -> Storage:
-        """Open the SQLite database at ``path``, creating and migrating it by default.
+        """Open the database at ``path``, creating and migrating it by default.
 
+        ``path`` is a SQLite file (or ``sqlite:///`` URL), or a ``postgresql://`` URL.
         ``economy`` holds the defaults (from the config file) that guild settings override.
         ``synchronous`` and ``flush_interval`` trade durability against power cuts for speed
-        (see :class:`Synchronous`; a killed process never loses a committed operation). Without
-        ``create`` a missing file raises :class:`DatabaseNotFound`; without ``migrate`` an old
-        schema raises :class:`DatabaseOutdated`. A database written by a newer Felt raises
-        :class:`DatabaseTooNew`.
+        on SQLite (see :class:`Synchronous`; a killed process never loses a committed
+        operation); PostgreSQL commits durably. Without ``create`` a missing file (an empty
+        PostgreSQL schema) raises :class:`DatabaseNotFound`; without ``migrate`` an old schema
+        raises :class:`DatabaseOutdated`. A database written by a newer Felt raises
+        :class:`DatabaseTooNew`. ``busy_timeout`` bounds the wait for another process's lock;
+        ``pool_size`` is how many PostgreSQL connections this process uses.
         """
+        where = database_target(path)
+        if not isinstance(where, Path):
+            from storage.postgres import PostgresBackend  # noqa: PLC0415
+
+            postgres = await PostgresBackend.open(
+                where,
+                create=create,
+                migrate=migrate,
+                pool_size=pool_size,
+                lock_timeout=busy_timeout,
+            )
+            return cls(postgres, clock, economy or EconomySettings())
         backend = await SqliteBackend.open(
-            path,
+            where,
             synchronous=synchronous,
             create=create,
             migrate=migrate,
@@ -196,8 +281,13 @@ class Storage:
         arguments: Mapping[str, object],
         result_type: type[R],
         body: Callable[[Work], R],
+        *,
+        guild: GuildOf,
     ) -> R:
-        """Run ``body`` as one idempotent operation: replay a stored result for a known key."""
+        """Run ``body`` as one idempotent operation: replay a stored result for a known key.
+
+        ``guild`` names the guild whose writes this one is ordered with (see
+        :meth:`Transaction.lock_guild`); it is locked before anything else is read."""
         require_key(key)
         now = self._now()
         try:
@@ -206,6 +296,7 @@ class Storage:
             raise InvalidArgument(f"Unsupported argument for {name}: {error}") from error
 
         def run(tx: Transaction) -> R:
+            _lock(tx, guild)
             stored = replayed(tx, name, key, print_)
             if stored is not None:
                 return codec.loads(result_type, stored)
@@ -216,11 +307,15 @@ class Storage:
 
         return await self._backend.write(run)
 
-    async def _write(self, body: Callable[[Work], R]) -> R:
-        """A write that is naturally idempotent and needs no key (settings, recovery)."""
+    async def _write(self, body: Callable[[Work], R], *, guild: GuildOf | None) -> R:
+        """A write that is naturally idempotent and needs no key (settings, recovery).
+
+        ``guild`` as for :meth:`_operate`; None only for a body that locks what it touches."""
         now = self._now()
 
         def run(tx: Transaction) -> R:
+            if guild is not None:
+                _lock(tx, guild)
             return body(Work(tx, now, self._economy))
 
         return await self._backend.write(run)
@@ -234,7 +329,9 @@ class Storage:
         """The member's account, opened with the guild's starting grant if this is first use."""
         require_id(guild_id, "A guild id")
         require_id(user_id, "A user id")
-        return await self._write(lambda work: economy.open_account(work, guild_id, user_id))
+        return await self._write(
+            lambda work: economy.open_account(work, guild_id, user_id), guild=_in_guild(guild_id)
+        )
 
     async def get_account(self, guild_id: int, user_id: int) -> Account | None:
         """The member's account, or None if they never used Felt in this guild."""
@@ -260,6 +357,7 @@ class Storage:
             {"guild_id": guild_id, "user_id": user_id},
             DailyClaim,
             lambda work: economy.claim_daily(work, guild_id, user_id),
+            guild=_in_guild(guild_id),
         )
 
     async def admin_grant(
@@ -273,6 +371,7 @@ class Storage:
             {"guild_id": guild_id, "user_id": user_id, "amount": amount, "actor_id": actor_id},
             BalanceChange,
             lambda work: economy.admin_grant(work, guild_id, user_id, amount, actor_id),
+            guild=_in_guild(guild_id),
         )
 
     async def admin_take(
@@ -286,6 +385,7 @@ class Storage:
             {"guild_id": guild_id, "user_id": user_id, "amount": amount, "actor_id": actor_id},
             BalanceChange,
             lambda work: economy.admin_take(work, guild_id, user_id, amount, actor_id),
+            guild=_in_guild(guild_id),
         )
 
     async def admin_set(
@@ -299,6 +399,7 @@ class Storage:
             {"guild_id": guild_id, "user_id": user_id, "balance": balance, "actor_id": actor_id},
             BalanceChange,
             lambda work: economy.admin_set(work, guild_id, user_id, balance, actor_id),
+            guild=_in_guild(guild_id),
         )
 
     async def transfer(
@@ -319,6 +420,7 @@ class Storage:
             },
             Transfer,
             lambda work: economy.transfer(work, guild_id, sender_id, recipient_id, amount),
+            guild=_in_guild(guild_id),
         )
 
     # --- settings ----------------------------------------------------------------------------
@@ -360,7 +462,7 @@ class Storage:
                 (guild_id, key, text, work.stamp, actor_id),
             )
 
-        await self._write(body)
+        await self._write(body, guild=_in_guild(guild_id))
 
     async def clear_setting(self, guild_id: int, key: str) -> bool:
         """Forget a guild setting (back to the default); True if it was set."""
@@ -369,7 +471,8 @@ class Storage:
             await self._write(
                 lambda work: work.tx.execute(
                     "DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-                )
+                ),
+                guild=_in_guild(guild_id),
             )
         )
 
@@ -402,6 +505,7 @@ class Storage:
             },
             TableOpened,
             lambda work: tables.open_table(work, guild_id, channel_id, name, settings),
+            guild=_in_guild(guild_id),
         )
 
     async def get_table(self, table_id: int) -> TableInfo | None:
@@ -409,10 +513,12 @@ class Storage:
         return await self._read(lambda tx: tables.read_table(tx, table_id))
 
     async def list_tables(
-        self, guild_id: int | None = None, *, open_only: bool = True
+        self, guild_id: int | None = None, *, open_only: bool = True, shards: Shards | None = None
     ) -> list[TableInfo]:
-        """Tables (by default the open ones), of one guild or of all guilds."""
-        return await self._read(lambda tx: tables.list_tables(tx, guild_id, open_only))
+        """Tables (by default the open ones), of one guild or of all guilds (or of the guilds on
+        ``shards``: what one process of a sharded deployment restores)."""
+        owns = None if shards is None else shards.owns
+        return await self._read(lambda tx: tables.list_tables(tx, guild_id, open_only, owns))
 
     async def buy_in(
         self,
@@ -438,6 +544,7 @@ class Storage:
             lambda work: tables.buy_in(
                 work, table_id, seat_no, user_id, amount, display_name=display_name
             ),
+            guild=_table_guild(table_id),
         )
 
     async def seat_bot(
@@ -450,6 +557,7 @@ class Storage:
             {"table_id": table_id, "seat_no": seat_no, "bot_name": bot_name, "amount": amount},
             SeatChange,
             lambda work: tables.seat_bot(work, table_id, seat_no, bot_name, amount),
+            guild=_table_guild(table_id),
         )
 
     async def rebuy(self, table_id: int, seat_no: int, amount: int, *, key: str) -> SeatChange:
@@ -463,6 +571,7 @@ class Storage:
             {"table_id": table_id, "seat_no": seat_no, "amount": amount},
             SeatChange,
             lambda work: tables.rebuy(work, table_id, seat_no, amount),
+            guild=_table_guild(table_id),
         )
 
     async def cash_out(self, table_id: int, seat_no: int, *, key: str) -> CashOut:
@@ -476,6 +585,7 @@ class Storage:
             {"table_id": table_id, "seat_no": seat_no},
             CashOut,
             lambda work: tables.cash_out(work, table_id, seat_no),
+            guild=_table_guild(table_id),
         )
 
     async def start_hand(
@@ -493,6 +603,7 @@ class Storage:
             {"table_id": table_id, "hand_id": hand_id, "stacks": _pairs(stacks)},
             HandStarted,
             lambda work: tables.start_hand(work, table_id, hand_id, stacks),
+            guild=_table_guild(table_id),
         )
 
     async def settle_hand(
@@ -526,6 +637,7 @@ class Storage:
             lambda work: tables.settle_hand(
                 work, table_id, hand_id, final_stacks, phh=phh, results=seat_results
             ),
+            guild=_table_guild(table_id),
         )
 
     async def void_hand(self, table_id: int, hand_id: int, *, reason: str, key: str) -> HandVoided:
@@ -536,6 +648,7 @@ class Storage:
             {"table_id": table_id, "hand_id": hand_id, "reason": reason},
             HandVoided,
             lambda work: tables.void_hand(work, table_id, hand_id, reason),
+            guild=_table_guild(table_id),
         )
 
     async def close_table(
@@ -548,6 +661,7 @@ class Storage:
             {"table_id": table_id, "actor_id": actor_id},
             TableClosed,
             lambda work: tables.close_table(work, table_id, actor_id),
+            guild=_table_guild(table_id),
         )
 
     async def get_hand(self, table_id: int, hand_id: int) -> HandRecord | None:
@@ -592,6 +706,7 @@ class Storage:
             {"guild_id": guild_id, "channel_id": channel_id, "bets": _pairs(bets)},
             RoundState,
             lambda work: blackjack.open_round(work, guild_id, channel_id, bets),
+            guild=_in_guild(guild_id),
         )
 
     async def join_round(self, round_id: int, user_id: int, amount: int, *, key: str) -> RoundState:
@@ -606,6 +721,7 @@ class Storage:
             {"round_id": round_id, "user_id": user_id, "amount": amount},
             RoundState,
             lambda work: blackjack.join_round(work, round_id, user_id, amount),
+            guild=_round_guild(round_id),
         )
 
     async def add_bet(
@@ -618,6 +734,7 @@ class Storage:
             {"round_id": round_id, "user_id": user_id, "amount": amount, "reason": reason},
             RoundState,
             lambda work: blackjack.add_bet(work, round_id, user_id, amount, reason),
+            guild=_round_guild(round_id),
         )
 
     async def settle_round(
@@ -636,6 +753,7 @@ class Storage:
             {"round_id": round_id, "outcomes": _pairs(outcomes), "history": history},
             RoundSettled,
             lambda work: blackjack.settle_round(work, round_id, outcomes, history),
+            guild=_round_guild(round_id),
         )
 
     async def refund_round(self, round_id: int, *, reason: str, key: str) -> RoundRefunded:
@@ -646,6 +764,7 @@ class Storage:
             {"round_id": round_id, "reason": reason},
             RoundRefunded,
             lambda work: blackjack.refund_round(work, round_id, reason),
+            guild=_round_guild(round_id),
         )
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
@@ -663,12 +782,15 @@ class Storage:
 
     # --- recovery and checking ---------------------------------------------------------------
 
-    async def recover(self) -> RecoveryReport:
+    async def recover(self, *, shards: Shards | None = None) -> RecoveryReport:
         """At startup: void unfinished hands, refund unfinished rounds, report what was put back.
 
-        Safe to run any number of times; a second run finds nothing to do.
+        Safe to run any number of times; a second run finds nothing to do. With ``shards``, only
+        the guilds on those Discord shards are recovered (each process of a sharded deployment
+        recovers its own; the others may be playing theirs).
         """
-        return await self._write(recover)
+        owns = None if shards is None else shards.owns
+        return await self._write(lambda work: recover(work, owns), guild=None)
 
     async def check(self) -> CheckReport:
         """Verify every balance against the ledger and the guild totals against minting."""
@@ -728,7 +850,9 @@ class Storage:
 
     async def current_season(self, guild_id: int) -> Season:
         """The guild's current season (season 1 begins at the guild's first use)."""
-        return await self._write(lambda work: stats.current_season(work, guild_id))
+        return await self._write(
+            lambda work: stats.current_season(work, guild_id), guild=_in_guild(guild_id)
+        )
 
     async def list_seasons(self, guild_id: int) -> list[Season]:
         return await self._read(lambda tx: stats.list_seasons(tx, guild_id))
@@ -754,6 +878,7 @@ class Storage:
             {"guild_id": guild_id, "name": name, "reset_to": reset_to, "actor_id": actor_id},
             SeasonStarted,
             lambda work: stats.start_season(work, guild_id, name, reset_to, actor_id),
+            guild=_in_guild(guild_id),
         )
 
     # --- ledger and exports ------------------------------------------------------------------
@@ -809,6 +934,12 @@ class Storage:
         """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
         lines = await self.table_sessions(table_id)
         return write_sessions(out, lines)
+
+
+def _lock(tx: Transaction, guild: GuildOf) -> None:
+    guild_id = guild(tx)
+    if guild_id is not None:
+        tx.lock_guild(guild_id)
 
 
 def _require_ids(guild_id: object, *user_ids: object) -> None:

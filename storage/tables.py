@@ -10,7 +10,7 @@ at the hand's start.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from storage.backend import Transaction
@@ -506,15 +506,25 @@ def read_table(tx: Transaction, table_id: int) -> TableInfo | None:
     )
 
 
-def list_tables(tx: Transaction, guild_id: int | None, open_only: bool) -> list[TableInfo]:
-    sql = "SELECT table_id FROM poker_tables WHERE 1 = 1"
+def list_tables(
+    tx: Transaction,
+    guild_id: int | None,
+    open_only: bool,
+    owns: Callable[[int], bool] | None = None,
+) -> list[TableInfo]:
+    """Tables by id; ``owns`` keeps only those of the guilds it accepts."""
+    sql = "SELECT table_id, guild_id FROM poker_tables WHERE 1 = 1"
     params: list[object] = []
     if guild_id is not None:
         sql += " AND guild_id = ?"
         params.append(guild_id)
     if open_only:
         sql += " AND status = 'open'"
-    ids = [int(row[0]) for row in tx.all(sql + " ORDER BY table_id", params)]
+    ids = [
+        int(row[0])
+        for row in tx.all(sql + " ORDER BY table_id", params)
+        if owns is None or owns(int(row[1]))
+    ]
     tables = [read_table(tx, table_id) for table_id in ids]
     return [table for table in tables if table is not None]
 

@@ -1,10 +1,11 @@
 """`felt db`: migrate, check and export the chip database.
 
-    felt db migrate [--db PATH]
-    felt db check [--db PATH]
-    felt db export ledger --guild ID [--member ID] [--out FILE] [--db PATH]
-    felt db export sessions --table ID [--out FILE] [--db PATH]
+    felt db migrate [--db PATH|URL]
+    felt db check [--db PATH|URL]
+    felt db export ledger --guild ID [--member ID] [--out FILE] [--db PATH|URL]
+    felt db export sessions --table ID [--out FILE] [--db PATH|URL]
 
+A database is a SQLite file (a path, or a ``sqlite:///`` URL) or a ``postgresql://`` URL.
 `check` exits 0 when every chip is accounted for and 1 naming each account that disagrees; a
 refusal (no database, a database from a newer Felt, bad arguments) exits 2.
 """
@@ -21,18 +22,37 @@ from typing import TextIO, TypeVar
 from bot.cli.common import CliError, SubParsers
 from storage.errors import StorageError
 from storage.models import CheckReport
-from storage.sqlite import migrate_database
-from storage.store import Storage
+from storage.store import Storage, database_target, migrate_database
 
 T = TypeVar("T")
 
 DEFAULT_DB_PATH = Path("felt.db")
 """Used when neither ``--db`` nor (later) the config file names a database."""
+_DB_HELP = "database file or postgresql:// URL (./felt.db)"
 
 
 def database_path(cli_value: str | None) -> Path:
     """The database file to use: ``--db`` when given, else the default ``./felt.db``."""
     return Path(cli_value) if cli_value else DEFAULT_DB_PATH
+
+
+def database(cli_value: str | None) -> str | Path:
+    """The database to use: ``--db`` (a path or a URL) when given, else ``./felt.db``."""
+    if not cli_value:
+        return DEFAULT_DB_PATH
+    try:
+        return database_target(cli_value)
+    except StorageError as error:
+        raise CliError(str(error)) from error
+
+
+def _shown(target: str | Path) -> str:
+    """How a database is named in output (a URL without its password)."""
+    if isinstance(target, Path):
+        return str(target)
+    from storage.postgres import redact  # noqa: PLC0415 - psycopg only when a URL is used
+
+    return redact(target)
 
 
 def register(subparsers: SubParsers) -> None:
@@ -42,12 +62,10 @@ def register(subparsers: SubParsers) -> None:
         help="migrate, check or export the chip database",
         description="Migrate, check or export Felt's chip database.",
     )
-    parser.add_argument("--db", metavar="PATH", default=None, help="database file (./felt.db)")
+    parser.add_argument("--db", metavar="PATH|URL", default=None, help=_DB_HELP)
     # --db is accepted after the action too (`felt db check --db x.db`).
     db_option = argparse.ArgumentParser(add_help=False)
-    db_option.add_argument(
-        "--db", metavar="PATH", default=argparse.SUPPRESS, help="database file (./felt.db)"
-    )
+    db_option.add_argument("--db", metavar="PATH|URL", default=argparse.SUPPRESS, help=_DB_HELP)
     actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
 
     migrate = actions.add_parser(
@@ -90,20 +108,21 @@ def _run(coroutine: Awaitable[T]) -> T:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    path = database_path(args.db)
-    report = _run(migrate_database(path))
+    target = database(args.db)
+    report = _run(migrate_database(target))
+    shown = _shown(target)
     if report.applied:
         print(
-            f"{path}: schema {report.version_before} -> {report.version_after} "
+            f"{shown}: schema {report.version_before} -> {report.version_after} "
             f"(applied {', '.join(report.applied)})"
         )
     else:
-        print(f"{path}: already up to date (schema {report.version_after})")
+        print(f"{shown}: already up to date (schema {report.version_after})")
     return 0
 
 
-async def _with_storage(path: Path, action: Callable[[Storage], Awaitable[T]]) -> T:
-    storage = await Storage.open(path, create=False, migrate=False)
+async def _with_storage(target: str | Path, action: Callable[[Storage], Awaitable[T]]) -> T:
+    storage = await Storage.open(target, create=False, migrate=False, pool_size=1)
     try:
         return await action(storage)
     finally:
@@ -111,13 +130,13 @@ async def _with_storage(path: Path, action: Callable[[Storage], Awaitable[T]]) -
 
 
 def _check(args: argparse.Namespace) -> int:
-    path = database_path(args.db)
-    report = _run(_with_storage(path, lambda storage: storage.check()))
-    _print_check(path, report, sys.stdout)
+    target = database(args.db)
+    report = _run(_with_storage(target, lambda storage: storage.check()))
+    _print_check(_shown(target), report, sys.stdout)
     return 0 if report.ok else 1
 
 
-def _print_check(path: Path, report: CheckReport, out: TextIO) -> None:
+def _print_check(path: str | Path, report: CheckReport, out: TextIO) -> None:
     print(
         f"{path}: schema {report.schema_version}, {len(report.guilds)} guild(s), "
         f"{report.accounts_checked:,} accounts, {report.ledger_rows:,} ledger rows",
@@ -156,7 +175,7 @@ def _open_output(target: str | None) -> tuple[TextIO, bool]:
 
 
 def _export_ledger(args: argparse.Namespace) -> int:
-    path = database_path(args.db)
+    path = database(args.db)
     out, close = _open_output(args.out)
     try:
         rows = _run(
@@ -174,7 +193,7 @@ def _export_ledger(args: argparse.Namespace) -> int:
 
 
 def _export_sessions(args: argparse.Namespace) -> int:
-    path = database_path(args.db)
+    path = database(args.db)
     out, close = _open_output(args.out)
     try:
         rows = _run(

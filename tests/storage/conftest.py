@@ -1,18 +1,27 @@
-"""Fixtures for storage tests: a real SQLite file in tmp_path, a hand-driven clock, and a raw
-snapshot of everything in the database to prove that refusals change nothing."""
+"""Fixtures for storage tests: every test that uses ``storage`` (or ``database``) runs twice, on a
+real SQLite file in tmp_path and on a schema of its own in a throwaway PostgreSQL cluster (one
+cluster per test session, started on first use); a hand-driven clock; and a raw view of the
+database to tamper with it or to prove that refusals change nothing."""
 
 from __future__ import annotations
 
+import itertools
+import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
+from storage.postgres import _WholeNumberLoader, translate
 from storage.settings import EconomySettings
 from storage.store import Storage
+from tests.storage.pg_cluster import Cluster
+
+BACKENDS = ("sqlite", "postgresql")
 
 
 class FakeClock:
@@ -38,9 +47,58 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "felt.db"
 
 
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` with the connection's search_path set to ``schema`` (libpq ``options``)."""
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}options=-csearch_path%3D{schema}"
+
+
+class PostgresServer:
+    """A PostgreSQL server for the session; every test gets a fresh, empty schema in it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._names = itertools.count(1)
+
+    def new_database(self) -> str:
+        """The URL of a new empty schema (a Felt database of its own)."""
+        schema = f"felt_test_{os.getpid()}_{next(self._names)}"
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f'CREATE SCHEMA "{schema}"')
+        return with_search_path(self.url, schema)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A throwaway cluster (or the server FELT_TEST_POSTGRES_URL names) for the whole session."""
+    existing = os.environ.get("FELT_TEST_POSTGRES_URL")
+    if existing:
+        yield PostgresServer(existing)
+        return
+    cluster = Cluster().start()
+    try:
+        yield PostgresServer(cluster.url())
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    opened = await Storage.open(db_path, clock=clock, economy=EconomySettings())
+def database(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str | Path:
+    """Where this test's database lives: a SQLite file, or a PostgreSQL URL."""
+    if backend == "sqlite":
+        return db_path
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()
+
+
+@pytest.fixture
+async def storage(database: str | Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    opened = await Storage.open(database, clock=clock, economy=EconomySettings())
     try:
         yield opened
     finally:
@@ -68,33 +126,67 @@ _TABLES = (
 )
 
 
-def read_state(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, read through a separate connection."""
-    connection = sqlite3.connect(path)
+class RawDatabase:
+    """SQL straight on the database, outside storage (to tamper with it, or to look underneath
+    the API): ``?`` placeholders on both backends, every statement committed at once. One
+    connection per test, opened on first use."""
+
+    def __init__(self, database: str | Path) -> None:
+        self.database = database
+        self._sqlite: sqlite3.Connection | None = None
+        self._postgres: psycopg.Connection[tuple[Any, ...]] | None = None
+
+    def __call__(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        if isinstance(self.database, Path):
+            # A new connection each time: it must not keep a read snapshot open between calls.
+            connection = sqlite3.connect(self.database, isolation_level=None)
+            try:
+                return connection.execute(sql, params).fetchall()
+            finally:
+                connection.close()
+        if self._postgres is None:
+            self._postgres = psycopg.connect(self.database, autocommit=True)
+            self._postgres.adapters.register_loader("numeric", _WholeNumberLoader)
+        cursor = self._postgres.execute(translate(sql), params)
+        return cursor.fetchall() if cursor.description is not None else []
+
+    def state(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table, in a stable order."""
+        return {table: sorted(self(f"SELECT * FROM {table}"), key=_order) for table in _TABLES}
+
+    def close(self) -> None:
+        if self._postgres is not None:
+            self._postgres.close()
+
+
+def raw(database: str | Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """One statement through a connection of its own (see :class:`RawDatabase`)."""
+    connection = RawDatabase(database)
     try:
-        return {
-            table: connection.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
-            for table in _TABLES
-        }
+        return connection(sql, params)
+    finally:
+        connection.close()
+
+
+def _order(row: tuple[Any, ...]) -> tuple[tuple[bool, Any], ...]:
+    return tuple((value is None, value) for value in row)
+
+
+@pytest.fixture
+def raw_database(database: str | Path) -> Iterator[RawDatabase]:
+    connection = RawDatabase(database)
+    try:
+        yield connection
     finally:
         connection.close()
 
 
 @pytest.fixture
-def state(db_path: Path) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
+def state(raw_database: RawDatabase) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
     """``state()`` is a snapshot of the whole database; equal snapshots mean nothing changed."""
-    return lambda: read_state(db_path)
-
-
-def raw(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Run SQL straight on the file (to tamper with it, or to look underneath the API)."""
-    connection = sqlite3.connect(path, isolation_level=None)
-    try:
-        return connection.execute(sql, params).fetchall()
-    finally:
-        connection.close()
+    return raw_database.state
 
 
 @pytest.fixture
-def sql(db_path: Path) -> Callable[..., list[tuple[Any, ...]]]:
-    return lambda query, *params: raw(db_path, query, tuple(params))
+def sql(raw_database: RawDatabase) -> Callable[..., list[tuple[Any, ...]]]:
+    return lambda query, *params: raw_database(query, tuple(params))

@@ -1,4 +1,5 @@
-"""`felt db migrate|check|export`: exit codes and what the admin reads."""
+"""`felt db migrate|check|export`: exit codes and what the admin reads, on a SQLite file and on
+a PostgreSQL URL."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ import sqlite3
 from pathlib import Path
 
 from bot.cli import main
-from bot.cli.db import DEFAULT_DB_PATH, database_path
+from bot.cli.db import DEFAULT_DB_PATH, database, database_path
 from storage.store import Storage
+from tests.storage.conftest import raw
 
 GUILD = 10
 ALICE, BOB = 1, 2
 
 
-def populate(path: Path) -> int:
+def populate(path: str | Path) -> int:
     async def run() -> int:
         async with await Storage.open(path) as storage:
             table = (await storage.open_table(GUILD, 1, settings={}, key="t")).table_id
@@ -34,6 +36,15 @@ def test_database_path_defaults_to_felt_db_in_the_working_directory() -> None:
     assert database_path("x/y.db") == Path("x/y.db")
 
 
+def test_a_database_is_a_path_a_sqlite_url_or_a_postgresql_url() -> None:
+    assert database(None) == Path("felt.db")
+    assert database("x/y.db") == Path("x/y.db")
+    assert database("sqlite:///x/y.db") == Path("x/y.db")
+    assert database("sqlite:////srv/felt.db") == Path("/srv/felt.db")
+    assert database("postgresql://felt@db/felt") == "postgresql://felt@db/felt"
+    assert database("postgres://felt@db/felt") == "postgres://felt@db/felt"
+
+
 def test_migrate_creates_then_reports_up_to_date(tmp_path: Path, capsys) -> None:
     path = tmp_path / "felt.db"
 
@@ -43,11 +54,10 @@ def test_migrate_creates_then_reports_up_to_date(tmp_path: Path, capsys) -> None
     assert "already up to date (schema 1)" in capsys.readouterr().out
 
 
-def test_check_passes_on_an_honest_database(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "felt.db"
-    populate(path)
+def test_check_passes_on_an_honest_database(database, capsys) -> None:
+    populate(database)
 
-    code = main(["db", "check", "--db", str(path)])
+    code = main(["db", "check", "--db", str(database)])
 
     out = capsys.readouterr().out
     assert code == 0
@@ -55,17 +65,14 @@ def test_check_passes_on_an_honest_database(tmp_path: Path, capsys) -> None:
     assert "guild 10: 2,000 chips held; 2,000 minted, 0 burned" in out
 
 
-def test_check_fails_naming_the_account_that_disagrees(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "felt.db"
-    populate(path)
-    connection = sqlite3.connect(path, isolation_level=None)
-    account = connection.execute(
-        "SELECT account_id FROM accounts WHERE kind = 'member' AND user_id = ?", (BOB,)
-    ).fetchone()[0]
-    connection.execute("UPDATE accounts SET balance = balance - 1 WHERE account_id = ?", (account,))
-    connection.close()
+def test_check_fails_naming_the_account_that_disagrees(database, capsys) -> None:
+    populate(database)
+    account = raw(
+        database, "SELECT account_id FROM accounts WHERE kind = 'member' AND user_id = ?", (BOB,)
+    )[0][0]
+    raw(database, "UPDATE accounts SET balance = balance - 1 WHERE account_id = ?", (account,))
 
-    code = main(["db", "check", "--db", str(path)])
+    code = main(["db", "check", "--db", str(database)])
 
     out = capsys.readouterr().out
     assert code == 1
@@ -92,8 +99,8 @@ def test_check_refuses_a_missing_outdated_or_newer_database(tmp_path: Path, caps
     assert "only knows up to 1" in capsys.readouterr().err
 
 
-def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "felt.db"
+def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, database, capsys) -> None:
+    path = database
     populate(path)
     target = tmp_path / "ledger.csv"
 
@@ -113,8 +120,8 @@ def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, capsys) -> None:
     assert [row["kind"] for row in bobs] == ["starting_grant", "buy_in", "buy_in", "hand_result"]
 
 
-def test_export_sessions(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "felt.db"
+def test_export_sessions(database, capsys) -> None:
+    path = database
     table = populate(path)
 
     assert main(["db", "export", "sessions", "--table", str(table), "--db", str(path)]) == 0
@@ -124,3 +131,19 @@ def test_export_sessions(tmp_path: Path, capsys) -> None:
     assert rows[1][4:] == ["300", "0", "450", "150"]
     assert main(["db", "export", "sessions", "--table", "99", "--db", str(path)]) == 2
     assert "Table 99 does not exist." in capsys.readouterr().err
+
+
+def test_check_refuses_an_empty_or_newer_postgresql_schema(postgres_server, capsys) -> None:
+    empty = postgres_server.new_database()
+    newer = postgres_server.new_database()
+    assert main(["db", "migrate", "--db", newer]) == 0
+    assert "schema 0 -> 1 (applied 0001_initial.sql)" in capsys.readouterr().out
+    raw(newer, "INSERT INTO felt_schema_version (version, name) VALUES (7, '0007_x.sql')")
+
+    assert main(["db", "check", "--db", empty]) == 2
+    assert "There is no Felt database at postgresql://" in capsys.readouterr().err
+    assert raw(empty, "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()") == [
+        (0,)
+    ]
+    assert main(["db", "check", "--db", newer]) == 2
+    assert "only knows up to 1" in capsys.readouterr().err

@@ -1,16 +1,20 @@
 """Concurrency: two debits never overdraw, a double submission applies once, two processes'
-connections share the file safely, and readers never see half a transaction."""
+connections share the database safely, and readers never see half a transaction."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 
+import psycopg
 import pytest
 
 from storage.errors import DatabaseBusy, InsufficientChips
 from storage.models import Metric
+from storage.postgres import LOCK_CLASS, guild_lock_key
 from storage.store import Storage
 
 GUILD = 10
@@ -63,9 +67,9 @@ async def test_the_same_request_sent_twice_at_once_applies_once(storage: Storage
     assert sql("SELECT COUNT(*) FROM operations WHERE op_key = 'double-click'") == [(1,)]
 
 
-async def test_two_processes_writing_the_same_file_keep_every_chip(db_path, clock) -> None:
-    one = await Storage.open(db_path, clock=clock)
-    two = await Storage.open(db_path, clock=clock)
+async def test_two_processes_writing_the_same_database_keep_every_chip(database, clock) -> None:
+    one = await Storage.open(database, clock=clock)
+    two = await Storage.open(database, clock=clock)
     try:
         for user in (ALICE, BOB, CAROL):
             await one.ensure_account(GUILD, user)
@@ -86,9 +90,9 @@ async def test_two_processes_writing_the_same_file_keep_every_chip(db_path, cloc
         await two.close()
 
 
-async def test_readers_never_see_half_a_transaction(db_path, clock) -> None:
-    writer = await Storage.open(db_path, clock=clock)
-    reader = await Storage.open(db_path, clock=clock)
+async def test_readers_never_see_half_a_transaction(database, clock) -> None:
+    writer = await Storage.open(database, clock=clock)
+    reader = await Storage.open(database, clock=clock)
     try:
         table = (await writer.open_table(GUILD, 1, settings={}, key="t")).table_id
         for user in (ALICE, BOB):
@@ -120,19 +124,35 @@ async def test_readers_never_see_half_a_transaction(db_path, clock) -> None:
         await reader.close()
 
 
-async def test_a_write_lock_held_too_long_by_another_process_is_reported_busy(
-    db_path, clock, state
-) -> None:
-    async with await Storage.open(db_path, clock=clock, busy_timeout=0.05) as storage:
-        await storage.ensure_account(GUILD, ALICE)
-        before = state()
-        other = sqlite3.connect(db_path, isolation_level=None)
+@contextlib.contextmanager
+def another_process_holding_the_write_lock(database, guild_id: int) -> Iterator[None]:
+    """SQLite: a connection inside BEGIN IMMEDIATE. PostgreSQL: a connection holding the
+    guild's advisory lock inside a transaction."""
+    if isinstance(database, Path):
+        other = sqlite3.connect(database, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         try:
-            with pytest.raises(DatabaseBusy):
-                await storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="g")
+            yield
         finally:
             other.execute("ROLLBACK")
             other.close()
+        return
+    with psycopg.connect(database, autocommit=True) as pg:
+        pg.execute("BEGIN")
+        pg.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, guild_lock_key(guild_id)))
+        try:
+            yield
+        finally:
+            pg.execute("ROLLBACK")
+
+
+async def test_a_write_lock_held_too_long_by_another_process_is_reported_busy(
+    database, clock, state
+) -> None:
+    async with await Storage.open(database, clock=clock, busy_timeout=0.05) as storage:
+        await storage.ensure_account(GUILD, ALICE)
+        before = state()
+        with another_process_holding_the_write_lock(database, GUILD), pytest.raises(DatabaseBusy):
+            await storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="g")
         assert state() == before
         assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="g")).balance == 1_005

@@ -15,7 +15,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import pytest
 
 from storage.settings import EconomySettings
 from storage.store import Storage
+from tests.storage.conftest import RawDatabase
 
 SCRIPT = Path(__file__).with_name("crash_session.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,9 @@ GUILD = 1
 STARTING_CHIPS = 1_000
 
 
-def spawn(db: Path, journal: Path, seed: int, run: int, ops: int = 0) -> subprocess.Popen[str]:
+def spawn(
+    db: str | Path, journal: Path, seed: int, run: int, ops: int = 0
+) -> subprocess.Popen[str]:
     command = [sys.executable, str(SCRIPT), str(db), str(journal), "--seed", str(seed)]
     command += ["--run", str(run), "--ops", str(ops)]
     return subprocess.Popen(
@@ -83,7 +85,7 @@ def read_journal(journal: Path) -> tuple[dict[str, dict[int, int]], set[str], se
     return intents, done, refused
 
 
-async def restart_and_verify(db: Path, journal: Path) -> None:
+async def restart_and_verify(db: str | Path, journal: Path) -> None:
     """What the bot does at startup (open, migrate, recover), then prove every chip is there."""
     async with await Storage.open(
         db, economy=EconomySettings(starting_chips=STARTING_CHIPS)
@@ -94,20 +96,20 @@ async def restart_and_verify(db: Path, journal: Path) -> None:
     assert (report.hands_in_progress, report.rounds_open) == (0, 0)
 
     intents, done, refused = read_journal(journal)
-    connection = sqlite3.connect(db)
+    connection = RawDatabase(db)
     try:
-        applied = {key for (key,) in connection.execute("SELECT op_key FROM operations")}
-        members = [u for (u,) in connection.execute("SELECT user_id FROM members")]
+        applied = {key for (key,) in connection("SELECT op_key FROM operations")}
+        members = [u for (u,) in connection("SELECT user_id FROM members")]
         holdings = dict(
-            connection.execute(
+            connection(
                 "SELECT user_id, SUM(balance) FROM accounts WHERE guild_id = ? "
                 "AND user_id IS NOT NULL GROUP BY user_id",
                 (GUILD,),
-            ).fetchall()
+            )
         )
-        escrow = connection.execute(
-            "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'bet'"
-        ).fetchone()[0]
+        escrow = connection("SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'bet'")[0][
+            0
+        ]
     finally:
         connection.close()
 
@@ -123,8 +125,7 @@ async def restart_and_verify(db: Path, journal: Path) -> None:
     assert escrow == 0
 
 
-def crash_many_times(tmp_path: Path, kills: int, seed: int) -> Counter[str]:
-    db = tmp_path / "felt.db"
+def crash_many_times(tmp_path: Path, db: str | Path, kills: int, seed: int) -> Counter[str]:
     journal = tmp_path / "journal.jsonl"
     rng = random.Random(seed)
     moments: Counter[str] = Counter()
@@ -150,14 +151,14 @@ def crash_many_times(tmp_path: Path, kills: int, seed: int) -> Counter[str]:
     return moments
 
 
-def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
-    moments = crash_many_times(tmp_path, kills=6, seed=20250301)
+def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path, database) -> None:
+    moments = crash_many_times(tmp_path, database, kills=6, seed=20250301)
     assert sum(moments.values()) == 6
 
 
 @pytest.mark.slow
-def test_sigkill_hundreds_of_times_loses_no_chip(tmp_path: Path) -> None:
+def test_sigkill_hundreds_of_times_loses_no_chip(tmp_path: Path, database) -> None:
     seed = int(os.environ.get("FELT_CRASH_SEED", "7"))
     kills = int(os.environ.get("FELT_CRASH_KILLS", "200"))
-    moments = crash_many_times(tmp_path, kills=kills, seed=seed)
+    moments = crash_many_times(tmp_path, database, kills=kills, seed=seed)
     assert moments["playing"] > kills // 2

@@ -64,9 +64,9 @@ async def test_starting_grant_follows_the_guild_setting(storage: Storage) -> Non
     assert (await storage.ensure_account(OTHER_GUILD, ALICE)).balance == 0
 
 
-async def test_configured_economy_defaults_apply(db_path, clock) -> None:
+async def test_configured_economy_defaults_apply(database, clock) -> None:
     economy = EconomySettings(starting_chips=42, daily_amount=7)
-    async with await Storage.open(db_path, clock=clock, economy=economy) as storage:
+    async with await Storage.open(database, clock=clock, economy=economy) as storage:
         assert (await storage.ensure_account(GUILD, ALICE)).balance == 42
         assert (await storage.claim_daily(GUILD, ALICE, key="d")).amount == 7
 

@@ -79,13 +79,13 @@ async def test_a_second_recovery_finds_nothing(storage: Storage, sql) -> None:
 
 
 async def test_recovery_after_a_restart_leaves_tables_open_for_the_host(
-    db_path, clock, sql
+    database, clock, sql
 ) -> None:
-    async with await Storage.open(db_path, clock=clock) as storage:
+    async with await Storage.open(database, clock=clock) as storage:
         table, _round, _other = await interrupted_session(storage)
         before = sql("SELECT SUM(balance) FROM accounts WHERE user_id = ?", ALICE)
 
-    async with await Storage.open(db_path, clock=clock) as storage:
+    async with await Storage.open(database, clock=clock) as storage:
         report = await storage.recover()
         info = await storage.get_table(table)
         # the table resumes: a new hand can start from the restored stacks

@@ -61,9 +61,9 @@ async def test_overwrite_and_clear(storage: Storage) -> None:
     assert await storage.get_setting(GUILD, "x", 0) == 0
 
 
-async def test_economy_overrides_sit_on_top_of_the_configured_defaults(db_path, clock) -> None:
+async def test_economy_overrides_sit_on_top_of_the_configured_defaults(database, clock) -> None:
     defaults = EconomySettings(starting_chips=500, daily_amount=100)
-    async with await Storage.open(db_path, clock=clock, economy=defaults) as storage:
+    async with await Storage.open(database, clock=clock, economy=defaults) as storage:
         await storage.set_setting(GUILD, "daily_amount", 300)
         await storage.set_setting(GUILD, "transfers_enabled", False)
 

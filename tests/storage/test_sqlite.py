@@ -25,6 +25,12 @@ GUILD = 42
 ALICE = 7
 
 
+@pytest.fixture
+def backend() -> str:
+    """These are the SQLite adapter's own tests (test_postgres.py has PostgreSQL's)."""
+    return "sqlite"
+
+
 def pragma(path: Path, name: str) -> object:
     connection = sqlite3.connect(path)
     try:

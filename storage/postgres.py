@@ -1,0 +1,472 @@
+"""The PostgreSQL adapter: a pool of psycopg connections on worker threads, writes serialized per
+guild, read snapshots, and migrations tracked in a schema-version table.
+
+The storage logic is the same synchronous code the SQLite adapter runs; this module translates
+its ``?`` placeholders, runs each transaction body on a worker thread with a connection of its own,
+and keeps everything PostgreSQL-specific here and in ``storage/migrations/postgresql/``.
+
+Why writes are correct with several processes: every row Felt updates belongs to one guild
+(accounts, seats, hands, rounds, stats, settings); only append-only rows (operations, ledger,
+recoveries) are shared. Each write transaction runs at READ COMMITTED and, before it reads any
+state, takes a transaction-scoped advisory lock on its guild (:meth:`lock_guild`). So writes to
+one guild run one at a time across every process, exactly as SQLite runs all writes, and each of
+their statements sees everything committed before; writes to different guilds run in parallel
+and never touch the same row. On top of that, balances keep ``CHECK (balance >= 0)`` and debits
+stay guarded ``UPDATE ... WHERE balance >= ?`` statements. The one cross-guild conflict, the same
+idempotency key used in two guilds at once, ends in a unique violation that is retried (the retry
+finds the stored operation). Deadlocks cannot happen between Felt transactions (one lock each, or
+several taken in order by recovery) but are retried all the same.
+
+SERIALIZABLE with retries was measured and rejected: its predicate locks on index gaps are per
+page, and idempotency keys (Discord snowflakes) grow monotonically, so concurrent operations keep
+"conflicting" on the last page of the key index even in different guilds. With 16 writers
+settling hands at 16 tables of 16 guilds, each settlement ran 6.7 times on average (one gave up
+after 10 tries) and throughput was a quarter of the per-guild locks' (102 against 384/s).
+
+Reads run in ``REPEATABLE READ READ ONLY`` transactions: one snapshot, never half a write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import re
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import errors, sql
+from psycopg.adapt import Buffer, Loader
+
+from storage.backend import Params, Row, Transaction
+from storage.errors import (
+    DatabaseBusy,
+    DatabaseFailure,
+    DatabaseNotFound,
+    DatabaseOutdated,
+    DatabaseTooNew,
+    MigrationError,
+    NotAFeltDatabase,
+    StorageClosed,
+    StorageError,
+)
+from storage.models import MigrationReport
+from storage.sqlite import Migration, load_migrations
+
+R = TypeVar("R")
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations") / "postgresql"
+"""The PostgreSQL dialect of each numbered migration (same numbers and names as SQLite's)."""
+
+VERSION_TABLE = "felt_schema_version"
+"""One row per applied migration; its presence marks a schema as Felt's."""
+
+LOCK_CLASS = 0x46454C54
+"""First key of every guild's advisory lock: "FELT" in ASCII."""
+MIGRATION_LOCK = 0x46454C54_4D494752
+"""The advisory lock (single 64-bit key: "FELTMIGR") held while migrating."""
+
+DEFAULT_POOL_SIZE = 4
+"""Connections (and worker threads) per process: how many transactions it runs at once."""
+DEFAULT_LOCK_TIMEOUT = 5.0
+"""Seconds a write waits for another process's lock on its guild before giving up."""
+MAX_ATTEMPTS = 10
+"""Tries of one transaction that keeps meeting a deadlock or a concurrent duplicate key."""
+
+SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether a configured database names a PostgreSQL server (else it is a SQLite file)."""
+    return isinstance(target, str) and target.startswith(SCHEMES)
+
+
+def redact(url: str) -> str:
+    """The URL fit to print: any password replaced by ``***``."""
+    url = re.sub(r"^([a-z]+://[^:/@?]*):[^@/?]*@", r"\1:***@", url)
+    return re.sub(r"([?&])password=[^&]*", r"\1password=***", url)
+
+
+@functools.lru_cache(maxsize=4096)
+def translate(statement: str) -> str:
+    """Portable SQL to psycopg's: ``?`` becomes ``%s`` and a literal ``%`` becomes ``%%``
+    (quoted strings and identifiers are copied as they are, except for ``%``)."""
+    out: list[str] = []
+    quote = ""
+    for char in statement:
+        if char == "%":
+            out.append("%%")
+        elif quote:
+            out.append(char)
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+            out.append(char)
+        elif char == "?":
+            out.append("%s")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def guild_lock_key(guild_id: int) -> int:
+    """The second key (a signed 32-bit int) of a guild's advisory lock. Two guilds that share a
+    key only wait for each other now and then; that is never wrong."""
+    folded = (guild_id ^ (guild_id >> 32)) & 0xFFFFFFFF
+    return folded - (1 << 32) if folded >= 1 << 31 else folded
+
+
+class _WholeNumberLoader(Loader):
+    """``numeric`` as ``int``: Felt stores only whole chips, and ``SUM`` of a ``BIGINT`` column
+    is ``numeric`` in PostgreSQL (SQLite returns an int)."""
+
+    def load(self, data: Buffer) -> int | Decimal:
+        text = bytes(data)
+        if b"." in text or b"N" in text:
+            return Decimal(text.decode())
+        return int(text)
+
+
+class PostgresTransaction:
+    """A :class:`storage.backend.Transaction` over a psycopg cursor inside ``BEGIN``."""
+
+    __slots__ = ("_cursor", "_locked")
+
+    def __init__(self, cursor: psycopg.Cursor[Row]) -> None:
+        self._cursor = cursor
+        self._locked: set[int] = set()
+
+    def execute(self, sql: str, params: Params = ()) -> int:
+        self._cursor.execute(translate(sql), params)
+        return self._cursor.rowcount
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        self._cursor.executemany(translate(sql), rows)
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        self._cursor.execute(translate(sql), params)
+        return self._cursor.fetchone()
+
+    def all(self, sql: str, params: Params = ()) -> list[Row]:
+        self._cursor.execute(translate(sql), params)
+        return self._cursor.fetchall()
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        row = self.one(sql, params)
+        return None if row is None else row[0]
+
+    def lock_guild(self, guild_id: int) -> None:
+        if guild_id in self._locked:
+            return
+        self._cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, guild_lock_key(guild_id))
+        )
+        self._locked.add(guild_id)
+
+    def restart_ids(self, table: str, column: str) -> None:
+        self._cursor.execute(
+            sql.SQL(
+                "SELECT setval(pg_get_serial_sequence({name}, {column_name}), "
+                "COALESCE(MAX({column}), 0) + 1, false) FROM {table}"
+            ).format(
+                name=sql.Literal(table),
+                column_name=sql.Literal(column),
+                column=sql.Identifier(column),
+                table=sql.Identifier(table),
+            )
+        )
+
+
+def _translate_error(error: psycopg.Error) -> StorageError:
+    if isinstance(error, errors.LockNotAvailable | errors.QueryCanceled):
+        return DatabaseBusy()
+    diagnostic = error.diag.message_primary if isinstance(error, psycopg.DatabaseError) else None
+    return DatabaseFailure(diagnostic or str(error).strip() or type(error).__name__)
+
+
+class _Slot:
+    """One pooled connection, reopened on its next use if the server dropped it."""
+
+    __slots__ = ("_connect", "_connection")
+
+    def __init__(self, connect: Callable[[], psycopg.Connection[Row]]) -> None:
+        self._connect = connect
+        self._connection: psycopg.Connection[Row] | None = None
+
+    def connection(self) -> psycopg.Connection[Row]:
+        current = self._connection
+        if current is None or current.closed or current.broken:
+            if current is not None:
+                current.close()
+            self._connection = current = self._connect()
+        return current
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+
+def _rollback(connection: psycopg.Connection[Row]) -> None:
+    if connection.closed or connection.broken:
+        return
+    with contextlib.suppress(psycopg.Error):
+        connection.execute("ROLLBACK")
+
+
+_RETRIED = (errors.DeadlockDetected, errors.SerializationFailure, errors.UniqueViolation)
+
+
+def _run_transaction(slot: _Slot, begin: str, body: Callable[[Transaction], R]) -> R:
+    """Run ``body`` between ``begin`` and COMMIT on a worker thread; roll back on any error and
+    run it again after a deadlock or a concurrent duplicate key (a body has no other effects).
+
+    A connection the server dropped while it sat in the pool (a restart, an idle timeout) fails
+    at ``begin``, before anything was sent for this transaction: it is reopened once and the
+    transaction run on the new one. A connection lost later raises :class:`DatabaseFailure`: the
+    commit may or may not have happened, and a retry with the same key tells which.
+    """
+    attempt = 1
+    reopened = False
+    while True:
+        try:
+            connection = slot.connection()
+            with connection.cursor() as cursor:
+                try:
+                    cursor.execute(begin)
+                except psycopg.OperationalError:
+                    if reopened or not (connection.closed or connection.broken):
+                        raise
+                    reopened = True
+                    continue
+                try:
+                    result = body(PostgresTransaction(cursor))
+                    cursor.execute("COMMIT")
+                except BaseException:
+                    _rollback(connection)
+                    raise
+            return result
+        except _RETRIED as error:
+            if attempt >= MAX_ATTEMPTS:
+                raise _translate_error(error) from error
+            attempt += 1
+        except psycopg.Error as error:
+            raise _translate_error(error) from error
+
+
+def _tables(cursor: psycopg.Cursor[Row], shown: str) -> set[str]:
+    """The tables (and views) in the schema Felt uses: the first existing one of search_path."""
+    schema = cursor.execute("SELECT current_schema()").fetchone()
+    if schema is None or schema[0] is None:
+        raise DatabaseFailure(f"{shown}: no schema of the search_path exists")
+    rows = cursor.execute(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"
+    ).fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def _version(cursor: psycopg.Cursor[Row], shown: str) -> int:
+    """The applied schema version, 0 for an empty schema; refuse another program's schema."""
+    tables = _tables(cursor, shown)
+    if VERSION_TABLE not in tables:
+        if tables:
+            raise NotAFeltDatabase(shown, "it holds another program's tables")
+        return 0
+    row = cursor.execute(f"SELECT COALESCE(MAX(version), 0) FROM {VERSION_TABLE}").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _migrate(connection: psycopg.Connection[Row], shown: str) -> MigrationReport:
+    """Apply every pending migration, each in its own transaction with its version row, under an
+    advisory lock so that processes starting together migrate once."""
+    migrations = load_postgres_migrations()
+    latest = len(migrations)
+    with connection.cursor() as cursor:
+        before = _version(cursor, shown)
+        if before > latest:
+            raise DatabaseTooNew(shown, before, latest)
+        applied: list[str] = []
+        for migration in migrations[before:]:
+            try:
+                cursor.execute("BEGIN")
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+                # Another process may have migrated while we waited for the lock.
+                if _version(cursor, shown) >= migration.version:
+                    cursor.execute("COMMIT")
+                    continue
+                cursor.execute(
+                    f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version INTEGER PRIMARY KEY, "
+                    "name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+                )
+                cursor.execute(migration.sql.encode())
+                cursor.execute(
+                    f"INSERT INTO {VERSION_TABLE} (version, name) VALUES (%s, %s)",
+                    (migration.version, migration.name),
+                )
+                cursor.execute("COMMIT")
+            except StorageError:
+                _rollback(connection)
+                raise
+            except psycopg.Error as error:
+                _rollback(connection)
+                raise MigrationError(f"migration {migration.name} failed: {error}") from error
+            applied.append(migration.name)
+        after = _version(cursor, shown)
+    return MigrationReport(shown, before, after, tuple(applied))
+
+
+def _inspect(connection: psycopg.Connection[Row], shown: str, create: bool) -> int:
+    """The schema version of a database opened without migrating; refuse if unusable."""
+    latest = len(load_postgres_migrations())
+    with connection.cursor() as cursor:
+        version = _version(cursor, shown)
+    if version > latest:
+        raise DatabaseTooNew(shown, version, latest)
+    if version == 0 and not create:
+        raise DatabaseNotFound(shown)
+    if version < latest:
+        raise DatabaseOutdated(shown, version, latest)
+    return version
+
+
+def _require_existing(connection: psycopg.Connection[Row], shown: str) -> None:
+    with connection.cursor() as cursor:
+        if _version(cursor, shown) == 0:
+            raise DatabaseNotFound(shown)
+
+
+def load_postgres_migrations() -> tuple[Migration, ...]:
+    """The PostgreSQL dialect of every migration, in order (numbering checked)."""
+    return load_migrations(MIGRATIONS_DIR)
+
+
+class PostgresBackend:
+    """A Felt database in a PostgreSQL schema, used through a small pool of connections."""
+
+    def __init__(
+        self,
+        path: str,
+        slots: list[_Slot],
+        schema_version: int,
+        migration: MigrationReport | None,
+    ) -> None:
+        self.path = path
+        self.schema_version = schema_version
+        self.migration = migration
+        """What opening migrated, if it was asked to."""
+        self._size = len(slots)
+        self._idle: asyncio.LifoQueue[_Slot] = asyncio.LifoQueue()
+        for slot in slots:
+            self._idle.put_nowait(slot)
+        self._executor = ThreadPoolExecutor(self._size, thread_name_prefix="felt-postgres")
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        create: bool = True,
+        migrate: bool = True,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    ) -> PostgresBackend:
+        """Connect to the database at ``url`` and (by default) migrate its schema.
+
+        Felt uses the first existing schema of the connection's ``search_path`` (``public``
+        unless the URL says otherwise, e.g. ``?options=-csearch_path%3Dfelt``). Without
+        ``create`` an empty schema raises :class:`DatabaseNotFound`; without ``migrate`` an old
+        schema raises :class:`DatabaseOutdated`; a schema written by a newer Felt raises
+        :class:`DatabaseTooNew`, and one holding another program's tables
+        :class:`NotAFeltDatabase`. ``lock_timeout`` bounds how long a write waits for another
+        process's lock on the same guild (then :class:`DatabaseBusy`).
+        """
+        if pool_size < 1:
+            raise ValueError("pool_size must be at least 1")
+        shown = redact(url)
+        connect = functools.partial(_connect, url, shown, lock_timeout)
+        loop = asyncio.get_running_loop()
+        slots = [_Slot(connect) for _ in range(pool_size)]
+        first = slots[0]
+        try:
+            connection = await loop.run_in_executor(None, first.connection)
+            report: MigrationReport | None = None
+            if migrate and not create:
+                await loop.run_in_executor(None, _require_existing, connection, shown)
+            if migrate:
+                report = await loop.run_in_executor(None, _migrate, connection, shown)
+                version = report.version_after
+            else:
+                version = await loop.run_in_executor(None, _inspect, connection, shown, create)
+        except BaseException:
+            await loop.run_in_executor(None, first.close)
+            raise
+        return cls(shown, slots, version, report)
+
+    async def _submit(self, begin: str, body: Callable[[Transaction], R]) -> R:
+        if self._closed:
+            raise StorageClosed()
+        slot = await self._idle.get()
+        if self._closed:
+            self._idle.put_nowait(slot)
+            raise StorageClosed()
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, _run_transaction, slot, begin, body)
+
+        def release(done: asyncio.Future[R]) -> None:
+            self._idle.put_nowait(slot)
+            if not done.cancelled():
+                done.exception()  # retrieved: a caller that was cancelled will not ask
+
+        future.add_done_callback(release)
+        # If the caller is cancelled, the transaction still finishes (commits or rolls back as
+        # a unit) and only then gives its connection back; a retry with the same key replays.
+        return await asyncio.shield(future)
+
+    async def write(self, body: Callable[[Transaction], R]) -> R:
+        """Run ``body`` in one READ COMMITTED transaction; it serializes itself per guild
+        through :meth:`PostgresTransaction.lock_guild` before reading anything."""
+        return await self._submit("BEGIN ISOLATION LEVEL READ COMMITTED", body)
+
+    async def read(self, body: Callable[[Transaction], R]) -> R:
+        """Run ``body`` in one read-only snapshot."""
+        return await self._submit("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+
+    async def flush(self) -> bool:
+        """Nothing to do: a PostgreSQL commit returns once it is durable (``synchronous_commit``
+        is the server's to choose)."""
+        if self._closed:
+            raise StorageClosed()
+        return False
+
+    async def close(self) -> None:
+        """Wait for the transactions in flight, then close every connection. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        slots = [await self._idle.get() for _ in range(self._size)]
+        loop = asyncio.get_running_loop()
+        for slot in slots:
+            await loop.run_in_executor(self._executor, slot.close)
+        self._executor.shutdown(wait=True)
+
+
+def _connect(url: str, shown: str, lock_timeout: float) -> psycopg.Connection[Row]:
+    try:
+        connection = psycopg.connect(
+            url, autocommit=True, application_name="felt", connect_timeout=10
+        )
+    except psycopg.Error as error:
+        raise DatabaseFailure(f"cannot connect to {shown}: {error}".strip()) from error
+    connection.adapters.register_loader("numeric", _WholeNumberLoader)
+    connection.prepared_max = 512
+    connection.execute(
+        "SELECT set_config('lock_timeout', %s, false)", (f"{int(lock_timeout * 1000)}ms",)
+    )
+    return connection
