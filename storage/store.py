@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO, TypeVar
 
-from storage import blackjack, codec, economy, stats, tables
+from storage import blackjack, codec, database_copy, economy, stats, tables
 from storage.backend import Backend, Transaction
 from storage.check import run_check
 from storage.errors import InvalidArgument, UnknownAccount
@@ -796,6 +796,29 @@ class Storage:
         """Verify every balance against the ledger and the guild totals against minting."""
         version = self.schema_version
         return await self._read(lambda tx: run_check(tx, version))
+
+    async def copy_to(self, target: Storage) -> database_copy.CopyReport:
+        """Copy this whole database, every row and id, into ``target`` (``felt db copy``).
+
+        ``target`` must be empty (:class:`~storage.database_copy.CopyTargetNotEmpty`) and this
+        database must pass :meth:`check`. The target is written in one transaction and then
+        read back and compared table by table with this one; the report carries ``check`` of
+        both sides. Nothing else may write to either database meanwhile (stop the bot).
+        """
+        source_check = await self.check()
+        if not source_check.ok:
+            raise database_copy.CopySourceInconsistent(self.path, len(source_check.problems))
+        rows = await self._read(database_copy.dump)
+        where = target.path
+        await target._backend.write(lambda tx: database_copy.load(tx, rows, where))
+        database_copy.compare(rows, await target._read(database_copy.dump))
+        return database_copy.CopyReport(
+            source=self.path,
+            target=target.path,
+            rows=tuple((table.name, len(rows[table.name])) for table in database_copy.TABLES),
+            source_check=source_check,
+            target_check=await target.check(),
+        )
 
     # --- stats, leaderboards, seasons --------------------------------------------------------
 

@@ -1,13 +1,15 @@
-"""`felt db`: migrate, check and export the chip database.
+"""`felt db`: migrate, check, export and copy the chip database.
 
     felt db migrate [--db PATH|URL]
     felt db check [--db PATH|URL]
     felt db export ledger --guild ID [--member ID] [--out FILE] [--db PATH|URL]
     felt db export sessions --table ID [--out FILE] [--db PATH|URL]
+    felt db copy --from sqlite:///felt.db --to postgresql://user@host/felt
 
 A database is a SQLite file (a path, or a ``sqlite:///`` URL) or a ``postgresql://`` URL.
 `check` exits 0 when every chip is accounted for and 1 naming each account that disagrees; a
-refusal (no database, a database from a newer Felt, bad arguments) exits 2.
+refusal (no database, a database from a newer Felt, a non-empty copy target, bad arguments)
+exits 2. `copy` exits 0 only when every row is equal on both sides and `check` passes on both.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from bot.cli.common import CliError, SubParsers
+from storage.database_copy import CopyReport
 from storage.errors import StorageError
 from storage.models import CheckReport
 from storage.store import Storage, database_target, migrate_database
@@ -96,6 +99,21 @@ def register(subparsers: SubParsers) -> None:
     sessions.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     sessions.set_defaults(handler=_export_sessions)
 
+    copy = actions.add_parser(
+        "copy",
+        help="copy a whole database into an empty one (SQLite to PostgreSQL)",
+        description="Copy every row of a Felt database, ids included, into an empty database "
+        "(migrating it first), then compare both sides and run check on each. Stop the bot "
+        "first.",
+    )
+    copy.add_argument(
+        "--from", dest="source", required=True, metavar="PATH|URL", help="the database to copy"
+    )
+    copy.add_argument(
+        "--to", dest="target", required=True, metavar="URL|PATH", help="an empty database"
+    )
+    copy.set_defaults(handler=_copy)
+
 
 def _run(coroutine: Awaitable[T]) -> T:
     async def wrapped() -> T:
@@ -134,6 +152,39 @@ def _check(args: argparse.Namespace) -> int:
     report = _run(_with_storage(target, lambda storage: storage.check()))
     _print_check(_shown(target), report, sys.stdout)
     return 0 if report.ok else 1
+
+
+def _copy(args: argparse.Namespace) -> int:
+    source, target = database(args.source), database(args.target)
+    if _same(source, target):
+        raise CliError("--from and --to name the same database")
+
+    async def copy() -> CopyReport:
+        async with (
+            await Storage.open(source, create=False, migrate=False, pool_size=1) as old,
+            await Storage.open(target, pool_size=1) as new,
+        ):
+            return await old.copy_to(new)
+
+    report = _run(copy())
+    print(f"copied {report.total_rows:,} row(s) from {report.source} to {report.target}")
+    print("  " + ", ".join(f"{table} {count:,}" for table, count in report.rows))
+    _print_check(report.source, report.source_check, sys.stdout)
+    _print_check(report.target, report.target_check, sys.stdout)
+    if not report.ok:
+        print("FAILED: check does not pass on both sides; do not use the target.")
+        return 1
+    print(
+        f"OK: all {len(report.rows)} tables are equal row for row on both sides "
+        "(every balance and every ledger row)."
+    )
+    return 0
+
+
+def _same(source: str | Path, target: str | Path) -> bool:
+    if isinstance(source, Path) and isinstance(target, Path):
+        return source.resolve() == target.resolve()
+    return source == target
 
 
 def _print_check(path: str | Path, report: CheckReport, out: TextIO) -> None:
