@@ -1,0 +1,596 @@
+"""``/holdem``: No-Limit Hold'em tables in a channel, with bots in the empty chairs.
+
+One table per channel (a thread counts as a channel, so members who want several tables open a
+thread for each). The cog checks who is asking and hands the request to the table host
+(``bot.holdem``); the host's events come back through one ``TablePresenter`` per table, which
+does the Discord requests. At load, tables open in storage are restored (a hand cut short by a
+crash was voided by storage's recovery and the channel is told); at shutdown every table is
+suspended (its hand voided, chips back to the stacks) so that it comes back at the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import random
+import re
+import weakref
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.chips import checked_amount
+from bot.discord.client import FeltBot
+from bot.discord.errors import Refusal
+from bot.discord.guild_settings import bots_allowed, holdem_defaults
+from bot.discord.holdem import formatting, ids
+from bot.discord.holdem.components import (
+    ActionButton,
+    CardsButton,
+    RaiseModal,
+    submitted_value,
+)
+from bot.discord.holdem.history import publish_hand
+from bot.discord.holdem.ids import ActionRef, Move
+from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
+from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, Pacer, TablePresenter
+from bot.discord.permissions import guild_member, is_admin, require_game_channel
+from bot.discord.replies import acknowledge
+from bot.discord.tree import route_errors
+from bot.holdem.errors import (
+    NotSeatedError,
+    NotYourTurnError,
+    StaleActionError,
+    TableError,
+)
+from bot.holdem.events import TableSnapshot
+
+# The one seam for bot players: swap this import when engine.bots lands.
+from bot.holdem.fallback_bots import DEFAULT_BOTS, DEFAULT_EQUITY
+from bot.holdem.host import BotFactory, EquityFunction, HoldemTable
+from bot.holdem.manager import HoldemTables
+from bot.render import render_cards
+from bot.tables.clock import AsyncioScheduler, Callback, Scheduler, TimerHandle
+from engine.holdem import Action, Call, Check, Fold, RaiseTo
+from storage import MAX_CHIPS, HandStatus, Storage
+
+_log = logging.getLogger("felt.discord.holdem")
+
+VOIDED_BY_RECOVERY = "Felt stopped during this hand"
+DRAIN_SECONDS = 10.0
+"""At shutdown, how long the tables' last messages may take to go out."""
+RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
+
+Chips = app_commands.Range[int, 1, MAX_CHIPS]
+
+
+class _NoTimer:
+    def cancel(self) -> None:
+        pass
+
+
+class HaltableScheduler:
+    """A scheduler that can call off every timer at once (the cog's unload, or a test's crash)."""
+
+    def __init__(self, inner: Scheduler) -> None:
+        self.inner = inner
+        self.halted = False
+        self._timers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def now(self) -> float:
+        return self.inner.now()
+
+    def call_later(self, delay: float, callback: Callback) -> TimerHandle:
+        if self.halted:
+            return _NoTimer()
+        timer = self.inner.call_later(delay, callback)
+        self._timers.add(timer)
+        return timer
+
+    def halt(self) -> None:
+        self.halted = True
+        for timer in list(self._timers):
+            timer.cancel()
+
+
+class Holdem(commands.Cog):
+    """Hold'em tables: commands, buttons, the raise modal, and the tables' lifecycle."""
+
+    holdem = app_commands.Group(
+        name="holdem", description="No-Limit Texas Hold'em tables, with bots in the empty chairs"
+    )
+
+    def __init__(
+        self,
+        bot: FeltBot,
+        *,
+        bots: BotFactory = DEFAULT_BOTS,
+        equity: EquityFunction | None = DEFAULT_EQUITY,
+        scheduler: Scheduler | None = None,
+        rng: Callable[[], random.Random] | None = None,
+        table_overrides: Mapping[str, Any] | None = None,
+        pacer: Pacer | None = None,
+        tap: EventTap | None = None,
+        linger: float = POST_LINGER_SECONDS,
+    ) -> None:
+        self.bot = bot
+        self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
+        self.pacer = pacer or Pacer()
+        self.tables: HoldemTables | None = None
+        self.presenters: dict[int, TablePresenter] = {}
+        self._bots = bots
+        self._equity = equity
+        self._rng = rng
+        self._overrides = dict(table_overrides or {})
+        self._tap = tap
+        self._linger = linger
+        self._closing: set[TablePresenter] = set()
+        self._opening: set[int] = set()
+        self._executor: ThreadPoolExecutor | None = None
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ActionButton, CardsButton)
+        self.bot.error_router.register_refusal(TableError)
+        if not self.bot.has_storage:
+            _log.warning("no storage: Hold'em tables are unavailable")
+            return
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="felt-render")
+        self.tables = HoldemTables(
+            storage=self.bot.storage,
+            scheduler=self.scheduler,
+            presenters=self._presenter_for,
+            bots=self._bots,
+            equity=self._equity,
+            rng=self._rng,
+        )
+        recovery = self.bot.recovery
+        voided = [
+            (hand.table_id, hand.hand_id, VOIDED_BY_RECOVERY)
+            for hand in (recovery.voided_hands if recovery is not None else ())
+        ]
+        restored = await self.tables.restore(voided)
+        if restored:
+            _log.info("restored Hold'em tables", extra={"tables": len(restored)})
+        self.bot.add_shutdown_hook(self.suspend)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ActionButton, CardsButton)
+        self.bot.remove_shutdown_hook(self.suspend)
+        await self.halt()
+
+    async def suspend(self) -> None:
+        """The shutdown hook: void every unfinished hand (tables come back at the next start),
+        let the channels hear it, then stop."""
+        if self.tables is not None:
+            await self.tables.suspend_all()
+        presenters = [*self.presenters.values(), *self._closing]
+        if presenters:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*(presenter.drain() for presenter in presenters)),
+                    DRAIN_SECONDS,
+                )
+        await self.halt()
+
+    async def halt(self) -> None:
+        """Stop everything at once, touching no chips (unload; a test's crash)."""
+        self.scheduler.halt()
+        presenters = [*self.presenters.values(), *self._closing]
+        self.presenters.clear()
+        self._closing.clear()
+        await asyncio.gather(*(presenter.aclose() for presenter in presenters))
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def _presenter_for(self, guild_id: int, channel_id: int) -> TablePresenter:
+        presenter = TablePresenter(
+            client=self.bot,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            pacer=self.pacer,
+            executor=self._executor,
+            tap=self._tap,
+            on_closed=self._forget,
+            linger=self._linger,
+        )
+        previous = self.presenters.get(channel_id)
+        if previous is not None:
+            self._closing.add(previous)
+        self.presenters[channel_id] = presenter
+        return presenter
+
+    def _forget(self, presenter: TablePresenter) -> None:
+        self._closing.discard(presenter)
+        if self.presenters.get(presenter.channel_id) is presenter:
+            del self.presenters[presenter.channel_id]
+
+    # ----- helpers -----------------------------------------------------------------------------
+
+    @property
+    def storage(self) -> Storage:
+        return self.bot.storage
+
+    def _manager(self) -> HoldemTables:
+        if self.tables is None:
+            raise Refusal("Hold'em is not available: Felt runs without its chip database.")
+        return self.tables
+
+    def _table_here(self, interaction: discord.Interaction[Any]) -> HoldemTable:
+        assert interaction.channel_id is not None
+        return self._manager().require(interaction.channel_id)
+
+    def _table_of_button(self, interaction: discord.Interaction[Any], table_id: int) -> HoldemTable:
+        table = self._manager().get(interaction.channel_id or 0)
+        if table is None or table.table_id != table_id:
+            raise Refusal("This table is closed: its buttons no longer do anything.")
+        return table
+
+    def _check_turn(self, table: HoldemTable, user_id: int, ref: ActionRef) -> TableSnapshot:
+        """Refuse at once, without waiting on the table, a click that cannot apply."""
+        seat_no = table.seat_of(user_id)
+        if seat_no is None:
+            raise NotSeatedError("It is not your turn: you are not seated at this table.")
+        snapshot = table.snapshot()
+        if snapshot.hand_id != ref.hand_id or snapshot.legal is None:
+            raise StaleActionError("That hand is over.")
+        if snapshot.action_count != ref.action_count:
+            raise StaleActionError("That button is out of date: the hand has moved on.")
+        if snapshot.to_act_seat != seat_no:
+            raise NotYourTurnError("It is not your turn.")
+        return snapshot
+
+    async def _hole_cards_reply(
+        self, interaction: discord.Interaction[Any], table: HoldemTable
+    ) -> None:
+        user_id = interaction.user.id
+        if table.seat_of(user_id) is None:
+            raise NotSeatedError("Only players seated at this table have cards here.")
+        found = table.hole_cards(user_id)
+        if found is None:
+            raise Refusal("You are not in this hand: your cards come with the next one.")
+        hand_id, cards = found
+        presenter = self.presenters.get(table.channel_id)
+        image = presenter.hole_image(user_id, hand_id) if presenter is not None else None
+        if image is None:
+            image = await asyncio.get_running_loop().run_in_executor(
+                self._executor, render_cards, cards
+            )
+            if presenter is not None:
+                presenter.remember_hole_image(user_id, hand_id, image)
+        await interaction.response.send_message(
+            f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**",
+            file=discord.File(
+                io.BytesIO(image),
+                filename=formatting.CARDS_IMAGE_NAME,
+                description="Your hole cards",
+            ),
+            ephemeral=True,
+        )
+
+    # ----- buttons and the raise modal ---------------------------------------------------------
+
+    async def on_action(
+        self,
+        interaction: discord.Interaction[Any],
+        ref: ActionRef,
+        move: Move,
+        amount: int | None,
+    ) -> None:
+        table = self._table_of_button(interaction, ref.table_id)
+        snapshot = self._check_turn(table, interaction.user.id, ref)
+        if move is Move.RAISE:
+            modal = raise_modal(ref, snapshot)
+            await interaction.response.send_modal(modal)
+            # The submit is handled by ``on_interaction`` from its custom_id alone (after a
+            # restart too), so discord.py's modal store must not handle it a second time.
+            modal.stop()
+            return
+        action: Action
+        match move:
+            case Move.FOLD:
+                action = Fold()
+            case Move.CHECK:
+                action = Check()
+            case Move.CALL:
+                action = Call()
+            case _:
+                if amount is None:
+                    raise Refusal("That button is broken; use Raise… instead.")
+                action = RaiseTo(amount)
+        await interaction.response.defer()
+        await table.act(interaction.user.id, ref.hand_id, ref.action_count, action)
+
+    async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        await self._hole_cards_reply(interaction, self._table_of_button(interaction, table_id))
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: Mapping[str, Any] = interaction.data or {}
+        match = RAISE_MODAL.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        ref = ActionRef(int(match["table"]), int(match["hand"]), int(match["count"]))
+        async with route_errors(interaction, "holdem raise modal"):
+            table = self._table_of_button(interaction, ref.table_id)
+            snapshot = self._check_turn(table, interaction.user.id, ref)
+            assert snapshot.legal is not None
+            amount = raise_amount(submitted_value(data, ids.AMOUNT_INPUT), snapshot.legal)
+            await interaction.response.defer()
+            await table.act(interaction.user.id, ref.hand_id, ref.action_count, RaiseTo(amount))
+
+    # ----- commands ----------------------------------------------------------------------------
+
+    @holdem.command(name="start", description="Open a Hold'em table in this channel.")
+    @app_commands.describe(
+        small_blind="Small blind in chips (default: the server's; the big blind follows)",
+        big_blind="Big blind in chips (default: twice the small blind)",
+        buy_in="Your buy-in in chips (default: 100 big blinds within the table's limits)",
+        seats="Seats at the table, 2 to 10",
+        bots="Most bot players seated at once, 0 for none (default: fill every empty chair)",
+        turn_seconds="Seconds each player has to act, 5 to 600",
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        small_blind: Chips | None = None,
+        big_blind: Chips | None = None,
+        buy_in: Chips | None = None,
+        seats: app_commands.Range[int, 2, 10] | None = None,
+        bots: app_commands.Range[int, 0, 9] | None = None,
+        turn_seconds: app_commands.Range[int, 5, 600] | None = None,
+    ) -> None:
+        member = guild_member(interaction)
+        _refuse_bot_accounts(member)
+        await require_game_channel(interaction)
+        manager = self._manager()
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        if manager.get(channel_id) is not None or channel_id in self._opening:
+            raise Refusal("This channel already has a table: `/holdem join` to sit down.")
+        guild_id = member.guild.id
+        config = self.bot.config
+        base = table_settings(
+            await holdem_defaults(self.storage, guild_id, config), self._overrides
+        )
+        settings = start_settings(
+            base,
+            small_blind=small_blind,
+            big_blind=big_blind,
+            seats=seats,
+            bots=bots,
+            turn_seconds=turn_seconds,
+            bots_allowed=await bots_allowed(self.storage, guild_id, config),
+        )
+        amount = buy_in_for(settings, buy_in)
+        self._opening.add(channel_id)
+        try:
+            await acknowledge(interaction, ephemeral=True, thinking=True)
+            account = await self.storage.ensure_account(guild_id, member.id)
+            if account.balance < amount:
+                raise Refusal(
+                    f"You have {account.balance:,} chips: a buy-in of {amount:,} needs more."
+                )
+            table = await manager.open(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_user_id=member.id,
+                name=f"{member.display_name}'s table",
+                settings=settings,
+                key=f"holdem:open:{interaction.id}",
+            )
+            bots_text = ", no bots"
+            if settings.bots:
+                bots_text = f", up to {settings.bots} bot{'s' if settings.bots > 1 else ''}"
+            self.presenters[channel_id].announce(
+                f"**{formatting.escape(member.display_name)}** opened a Hold'em table here: "
+                f"blinds {settings.small_blind:,}/{settings.big_blind:,}, buy-in "
+                f"{settings.min_buy_in:,} to {settings.max_buy_in:,}, {settings.seats} seats"
+                f"{bots_text}, {settings.turn_seconds} s to act. Sit down with `/holdem join`."
+            )
+            try:
+                await table.join(
+                    member.id, member.display_name, amount, key=f"holdem:join:{interaction.id}"
+                )
+            except Exception:
+                await table.close("the player who opened it could not sit down")
+                raise
+        finally:
+            self._opening.discard(channel_id)
+        await interaction.followup.send(
+            f"Your table is open: you sit in seat 1 with {amount:,} chips. Your cards come by "
+            "DM (or press **My cards** on the table message).",
+            ephemeral=True,
+        )
+
+    @holdem.command(name="join", description="Sit down at this channel's table.")
+    @app_commands.describe(buy_in="Chips to bring (default: 100 big blinds within the limits)")
+    async def join(
+        self, interaction: discord.Interaction[FeltBot], buy_in: Chips | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        _refuse_bot_accounts(member)
+        await require_game_channel(interaction)
+        table = self._table_here(interaction)
+        amount = buy_in_for(table.settings, buy_in)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        seat_no = await table.join(
+            member.id, member.display_name, amount, key=f"holdem:join:{interaction.id}"
+        )
+        if table.seat_of(member.id) is None:
+            text = (
+                f"The table is full, so you take a bot's chair (seat {seat_no}) from the next "
+                f"hand, with {amount:,} chips."
+            )
+        else:
+            text = f"You sit in seat {seat_no} with {amount:,} chips. Your cards come by DM."
+        await interaction.followup.send(text, ephemeral=True)
+
+    @holdem.command(name="leave", description="Leave the table and cash out (after this hand).")
+    async def leave(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        if await table.leave(member.id):
+            text = "You left the table: your chips are back in your wallet."
+        else:
+            text = "You leave at the end of this hand; your chips go back to your wallet then."
+        await interaction.followup.send(text, ephemeral=True)
+
+    @holdem.command(name="sitout", description="Keep your seat but skip the next hands.")
+    async def sitout(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        await table.sit_out(member.id)
+        hands = table.settings.max_sit_out_hands
+        await interaction.followup.send(
+            f"You sit out from the next hand. `/holdem back` to play again (after {hands} hands "
+            "sitting out you are cashed out).",
+            ephemeral=True,
+        )
+
+    @holdem.command(name="back", description="Play again after sitting out.")
+    async def back(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        await table.back(member.id)
+        await interaction.followup.send(
+            "You are back: you play from the next hand.", ephemeral=True
+        )
+
+    @holdem.command(name="rebuy", description="Add chips to your stack (up to the maximum buy-in).")
+    @app_commands.describe(amount="Chips to add (default: up to the maximum buy-in)")
+    async def rebuy(
+        self, interaction: discord.Interaction[FeltBot], amount: Chips | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        if amount is not None:
+            amount = _chips(amount, "rebuy")
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        in_hand = table.hole_cards(member.id) is not None
+        added = await table.rebuy(member.id, amount, key=f"holdem:rebuy:{interaction.id}")
+        when = "after this hand" if in_hand else "now"
+        await interaction.followup.send(
+            f"{added:,} chips are added to your stack {when}.", ephemeral=True
+        )
+
+    @holdem.command(name="cards", description="See your hole cards (only you see them).")
+    async def cards(self, interaction: discord.Interaction[FeltBot]) -> None:
+        guild_member(interaction)
+        await self._hole_cards_reply(interaction, self._table_here(interaction))
+
+    @holdem.command(name="table", description="Post the table message again at the bottom.")
+    async def table(self, interaction: discord.Interaction[FeltBot]) -> None:
+        guild_member(interaction)
+        table = self._table_here(interaction)
+        presenter = self.presenters.get(table.channel_id)
+        if presenter is None:
+            raise Refusal("This table has no message to post yet; try again in a moment.")
+        presenter.repost()
+        await interaction.response.send_message("The table is posted again below.", ephemeral=True)
+
+    @holdem.command(name="history", description="Download a finished hand as a PHH file.")
+    @app_commands.describe(hand="The hand number at this channel's table (default: the last one)")
+    async def history(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        hand: app_commands.Range[int, 1, MAX_CHIPS] | None = None,
+    ) -> None:
+        member = guild_member(interaction)
+        if hand is not None:
+            hand = _chips(hand, "hand number")
+        table_id = await self._table_id_here(interaction)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        if hand is None:
+            hands = await self.storage.list_hands(member.guild.id, table_id=table_id, limit=10)
+            settled = [h for h in hands if h.status is HandStatus.SETTLED and h.phh]
+            if not settled:
+                raise Refusal("No hand has finished at this table yet.")
+            record = settled[0]
+        else:
+            found = await self.storage.get_hand(table_id, hand)
+            if found is None or found.guild_id != member.guild.id:
+                raise Refusal(f"There is no hand #{hand:,} at this table.")
+            record = found
+        if record.status is HandStatus.VOIDED:
+            reason = formatting.escape(record.void_reason or "cancelled")
+            raise Refusal(f"Hand #{record.hand_id} was cancelled ({reason}): it has no history.")
+        if record.status is not HandStatus.SETTLED or not record.phh:
+            raise Refusal(f"Hand #{record.hand_id} is not finished yet.")
+        seat_no = next((s.seat_no for s in record.seats if s.user_id == member.id), None)
+        published = publish_hand(record.phh, seat_no)
+        text = f"Hand #{record.hand_id}: cards nobody showed are written `????`."
+        if published.own_cards is not None:
+            text += f"\nYour cards were **{formatting.hole_cards_text(published.own_cards)}**."
+        await interaction.followup.send(
+            text,
+            file=discord.File(
+                io.BytesIO(published.text.encode()),
+                filename=f"holdem-table{table_id}-hand{record.hand_id}.phh",
+            ),
+            ephemeral=True,
+        )
+
+    @holdem.command(name="stop", description="Close the table after this hand (host or admin).")
+    async def stop(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        admin = await is_admin(interaction)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        if await table.stop(member.id, is_admin=admin):
+            text = "The table is closed and everyone was cashed out."
+        else:
+            text = "The table closes at the end of this hand; everyone is cashed out then."
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def _table_id_here(self, interaction: discord.Interaction[Any]) -> int:
+        table = self._manager().get(interaction.channel_id or 0)
+        if table is not None:
+            return table.table_id
+        assert interaction.guild_id is not None
+        here = [
+            info.table_id
+            for info in await self.storage.list_tables(interaction.guild_id, open_only=False)
+            if info.channel_id == interaction.channel_id
+        ]
+        if not here:
+            raise Refusal("No Hold'em table has played in this channel.")
+        return max(here)
+
+
+def raise_modal(ref: ActionRef, snapshot: TableSnapshot) -> RaiseModal:
+    legal = snapshot.legal
+    assert legal is not None and legal.min_raise_to is not None and legal.max_raise_to is not None
+    verb = "Bet" if legal.is_bet else "Raise to"
+    return RaiseModal(
+        ref,
+        title=f"{verb} — hand #{ref.hand_id}",
+        label=f"{verb} ({legal.min_raise_to:,} to {legal.max_raise_to:,})",
+        placeholder=f"A number from {legal.min_raise_to:,} to {legal.max_raise_to:,}, or all-in",
+    )
+
+
+def _chips(value: object, what: str) -> int:
+    return checked_amount(value, what=what)
+
+
+def _refuse_bot_accounts(member: discord.Member) -> None:
+    if member.bot:
+        raise Refusal("Bot accounts cannot play.")
+
+
+async def setup(bot: FeltBot) -> None:
+    await bot.add_cog(Holdem(bot))

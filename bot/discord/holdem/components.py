@@ -1,0 +1,178 @@
+"""The Hold'em table's buttons and raise modal: persistent, stateless, parsed from their custom_id.
+
+Buttons are ``DynamicItem``s, so a click is understood from its custom_id alone, after a restart
+too. They hold no game state: a click is handed to the cog (``HoldemFront``), which checks who
+is asking against the table host and applies the action. The raise modal is sent, then
+forgotten by discord.py's modal store; its submission is handled by the cog's interaction
+listener, so it also works if Felt restarted while the modal was open.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+import discord
+
+from bot.discord.holdem import ids
+from bot.discord.holdem.ids import ActionRef, Move
+from bot.discord.tree import route_errors
+
+COG_NAME = "Holdem"
+MODAL_TITLE_LIMIT = 45
+AMOUNT_MAX_LENGTH = 20
+"""Long enough for any "huge" number to reach the bot, which refuses it with a reason."""
+
+
+class HoldemFront(Protocol):
+    """What the buttons need from the Hold'em cog."""
+
+    async def on_action(
+        self,
+        interaction: discord.Interaction[Any],
+        ref: ActionRef,
+        move: Move,
+        amount: int | None,
+    ) -> None: ...
+
+    async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
+
+
+def front_of(interaction: discord.Interaction[Any]) -> HoldemFront:
+    get_cog = getattr(interaction.client, "get_cog", None)
+    cog = get_cog(COG_NAME) if get_cog is not None else None
+    if cog is None:
+        raise RuntimeError("the Hold'em cog is not loaded")
+    return cast(HoldemFront, cog)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """One button of the table message, before it becomes a discord.py item."""
+
+    custom_id: str
+    label: str
+    style: discord.ButtonStyle
+    row: int
+    disabled: bool = False
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACTION_TEMPLATE):
+    """Fold, Check, Call, Raise... or a quick raise, for one offer (table, hand, action)."""
+
+    def __init__(self, spec: ButtonSpec) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=spec.label,
+                style=spec.style,
+                custom_id=spec.custom_id,
+                row=spec.row,
+                disabled=spec.disabled,
+            )
+        )
+        match = self.template.fullmatch(spec.custom_id)
+        assert match is not None
+        self.ref, self.move, self.amount = parse_action(match)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ActionButton:
+        return cls(ButtonSpec(match.group(0), _label(item), _style(item), 0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with route_errors(interaction, "holdem action button"):
+            await front_of(interaction).on_action(interaction, self.ref, self.move, self.amount)
+
+
+class CardsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CARDS_TEMPLATE):
+    """ "My cards": the member's hole cards, ephemerally, for as long as the table lives."""
+
+    def __init__(self, spec: ButtonSpec) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=spec.label, style=spec.style, custom_id=spec.custom_id, row=spec.row
+            )
+        )
+        match = self.template.fullmatch(spec.custom_id)
+        assert match is not None
+        self.table_id = int(match["table"])
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CardsButton:
+        return cls(ButtonSpec(match.group(0), _label(item), _style(item), 0))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with route_errors(interaction, "holdem my cards button"):
+            await front_of(interaction).on_my_cards(interaction, self.table_id)
+
+
+def _label(item: discord.ui.Item[Any]) -> str:
+    return str(getattr(item, "label", None) or "")
+
+
+def _style(item: discord.ui.Item[Any]) -> discord.ButtonStyle:
+    style = getattr(item, "style", None)
+    return style if isinstance(style, discord.ButtonStyle) else discord.ButtonStyle.secondary
+
+
+def parse_action(match: re.Match[str]) -> tuple[ActionRef, Move, int | None]:
+    ref = ActionRef(int(match["table"]), int(match["hand"]), int(match["count"]))
+    amount = match["amount"]
+    return ref, Move(match["move"]), int(amount) if amount is not None else None
+
+
+def build_view(buttons: list[ButtonSpec]) -> discord.ui.View | None:
+    """The discord.py view of the table message's buttons (None when there are none)."""
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in buttons:
+        if spec.custom_id.startswith("holdem:cards:"):
+            view.add_item(CardsButton(spec))
+        else:
+            view.add_item(ActionButton(spec))
+    return view
+
+
+class RaiseModal(discord.ui.Modal):
+    """Asks for the total to raise to; only builds the payload (the cog handles the submit)."""
+
+    def __init__(self, ref: ActionRef, *, title: str, label: str, placeholder: str) -> None:
+        super().__init__(title=title[:MODAL_TITLE_LIMIT], custom_id=ids.raise_modal_id(ref))
+        self.amount: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=label[:45],
+            custom_id=ids.AMOUNT_INPUT,
+            placeholder=placeholder[:100],
+            min_length=1,
+            max_length=AMOUNT_MAX_LENGTH,
+            required=True,
+        )
+        self.add_item(self.amount)
+
+
+def submitted_value(data: Any, custom_id: str) -> str | None:
+    """The value typed into the text input ``custom_id`` of a modal submit's ``data``."""
+    stack = list((data or {}).get("components") or [])
+    while stack:
+        component = stack.pop()
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and "value" in component:
+            value = component.get("value")
+            return value if isinstance(value, str) else None
+        stack.extend(component.get("components") or [])
+        if isinstance(component.get("component"), dict):
+            stack.append(component["component"])
+    return None

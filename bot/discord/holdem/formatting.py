@@ -1,0 +1,412 @@
+"""What the Hold'em front writes in Discord: the table message and the posts, from host events.
+
+Pure functions of the host's public snapshots and events (no Discord I/O), so everything here is
+built only from face-up cards. The one exception is ``hole_cards_text``, which the presenter
+uses for a member's DM and ephemeral replies only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.discord.holdem.components import ButtonSpec
+from bot.discord.holdem.ids import ActionRef, Move, action_id, cards_id
+from bot.holdem.events import (
+    HandFinished,
+    HandsTabled,
+    HandVoided,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerReturned,
+    PlayerSatOut,
+    StreetDealt,
+    TableClosed,
+    TableSnapshot,
+    TableStatus,
+)
+from bot.holdem.view import table_view
+from bot.render.cards import card_label
+from bot.render.models import HoldemTableView
+from bot.render.text import EMBED_DESCRIPTION_LIMIT, holdem_table_text
+from engine.cards import Card
+
+IMAGE_NAME = "holdem-table.png"
+CARDS_IMAGE_NAME = "my-cards.png"
+LOG_LINES = 8
+CONTENT_LIMIT = 2000
+EMBEDS_PER_MESSAGE = 10
+EMBED_TOTAL_LIMIT = 6000
+TITLE_LIMIT = 256
+
+TABLE_COLOUR = 0x1F7A45
+STREET_COLOUR = 0x3B5BA5
+RESULT_COLOUR = 0xD4A017
+ALL_IN_COLOUR = 0xC0392B
+NOTICE_COLOUR = 0x6B7280
+
+MY_CARDS = "My cards"
+
+
+def escape(text: str) -> str:
+    """A name or line safe in Discord markdown (mentions are never allowed to ping anyway)."""
+    return discord.utils.escape_markdown(text)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """``A♠ 10♥``: cards for people to read."""
+    return " ".join(card_label(card) for card in cards)
+
+
+def hole_cards_text(cards: Sequence[Card]) -> str:
+    """PRIVATE: a member's own hole cards, for their DM or an ephemeral reply only."""
+    return cards_text(cards)
+
+
+def pot_name(index: int, count: int) -> str:
+    if count == 1:
+        return "Pot"
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+# ----- the table message ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TablePayload:
+    """Everything on the table message; two equal payloads need no edit."""
+
+    content: str
+    title: str
+    description: str
+    footer: str
+    view: HoldemTableView
+    buttons: tuple[ButtonSpec, ...]
+    alt_text: str
+
+    def embed(self) -> discord.Embed:
+        embed = discord.Embed(title=self.title, description=self.description, colour=TABLE_COLOUR)
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+        embed.set_footer(text=self.footer)
+        return embed
+
+
+def table_payload(
+    snapshot: TableSnapshot, log: Sequence[str] = (), *, live: bool = True
+) -> TablePayload:
+    """The table message for ``snapshot``; ``live=False`` (an old table message) drops the
+    buttons and the turn line."""
+    view = table_view(snapshot)
+    text = holdem_table_text(view)
+    if log:
+        lines = "\n".join(escape(line) for line in log[-LOG_LINES:])
+        extra = f"\n\n**This hand**\n{lines}"
+        if len(text) + len(extra) <= EMBED_DESCRIPTION_LIMIT:
+            text += extra
+    hand = f"Hand #{snapshot.hand_id}" if snapshot.hand_id else "Between hands"
+    alt = f"Hold'em table {snapshot.name}: {hand}, {view.street.label}"
+    footer = f"Table {snapshot.table_id} · blinds {snapshot.small_blind:,}/{snapshot.big_blind:,}"
+    return TablePayload(
+        content=turn_line(snapshot) if live else "",
+        title=escape(snapshot.name)[:TITLE_LIMIT],
+        description=text,
+        footer=footer,
+        view=view,
+        buttons=tuple(table_buttons(snapshot)) if live else (),
+        alt_text=alt[:1024],
+    )
+
+
+def turn_line(snapshot: TableSnapshot) -> str:
+    """Whose turn it is, with a live countdown; or what the table is waiting for."""
+    if snapshot.status is TableStatus.CLOSED:
+        return "This table is closed."
+    seat = snapshot.seat(snapshot.to_act_seat) if snapshot.to_act_seat is not None else None
+    if seat is not None and snapshot.legal is not None:
+        if seat.is_bot or seat.user_id is None:
+            return f"{escape(seat.name)} is thinking…"
+        legal = snapshot.legal
+        if legal.can_check:
+            owed = "check"
+        else:
+            owed = f"call {legal.call_amount or 0:,}"
+        if legal.min_raise_to is not None:
+            owed += f", {'bet' if legal.is_bet else 'raise to'} {legal.min_raise_to:,}+"
+        line = f"▶ <@{seat.user_id}> to act ({owed})"
+        if snapshot.deadline is not None:
+            line += f" · times out <t:{int(snapshot.deadline)}:R>"
+        return line
+    if snapshot.status is TableStatus.STOPPING:
+        return "This table closes after this hand."
+    if snapshot.hand_id is not None:
+        return f"Hand #{snapshot.hand_id} is over. The next hand starts in a moment."
+    return "Waiting for players: `/holdem join` to sit down."
+
+
+def raise_choices(snapshot: TableSnapshot) -> list[tuple[str, int]]:
+    """The quick raise buttons: (label, raise-to amount), smallest first, no duplicates."""
+    legal = snapshot.legal
+    if legal is None or legal.min_raise_to is None or legal.max_raise_to is None:
+        return []
+    low, high = legal.min_raise_to, legal.max_raise_to
+    call = legal.call_amount or 0
+    facing = legal.bet_so_far + call
+    pot_after_call = snapshot.total_pot + call
+    choices = [("Min", low)]
+    for label, share in (("½ pot", 0.5), ("Pot", 1.0)):
+        amount = facing + round(pot_after_call * share)
+        if low < amount < high:
+            choices.append((label, amount))
+    if high > low:
+        choices.append(("All-in", high))
+    elif choices[0][1] == high:
+        choices[0] = ("All-in", high)
+    seen: set[int] = set()
+    unique = []
+    for label, amount in choices:
+        if amount not in seen:
+            seen.add(amount)
+            unique.append((f"{label} {amount:,}", amount))
+    return unique
+
+
+def table_buttons(snapshot: TableSnapshot) -> list[ButtonSpec]:
+    """Fold / Check or Call / Raise… / My cards, then the quick raises; only while a member is
+    to act (My cards alone while a bot thinks; nothing between hands)."""
+    if snapshot.hand_id is None or snapshot.legal is None or snapshot.to_act_seat is None:
+        return []
+    if snapshot.status is TableStatus.CLOSED:
+        return []
+    my_cards = ButtonSpec(cards_id(snapshot.table_id), MY_CARDS, discord.ButtonStyle.secondary, 0)
+    seat = snapshot.seat(snapshot.to_act_seat)
+    if seat is None or seat.is_bot:
+        return [my_cards]
+    legal = snapshot.legal
+    ref = ActionRef(snapshot.table_id, snapshot.hand_id, snapshot.action_count)
+    buttons: list[ButtonSpec] = []
+    if legal.can_fold:
+        buttons.append(ButtonSpec(action_id(ref, Move.FOLD), "Fold", discord.ButtonStyle.danger, 0))
+    if legal.can_check:
+        buttons.append(
+            ButtonSpec(action_id(ref, Move.CHECK), "Check", discord.ButtonStyle.success, 0)
+        )
+    elif legal.call_amount is not None:
+        label = f"Call {legal.call_amount:,}"
+        if legal.max_raise_to is None and seat.stack <= legal.call_amount:
+            label += " (all-in)"
+        buttons.append(ButtonSpec(action_id(ref, Move.CALL), label, discord.ButtonStyle.success, 0))
+    if legal.min_raise_to is not None:
+        label = "Bet…" if legal.is_bet else "Raise…"
+        buttons.append(
+            ButtonSpec(action_id(ref, Move.RAISE), label, discord.ButtonStyle.primary, 0)
+        )
+    buttons.append(my_cards)
+    for label, amount in raise_choices(snapshot):
+        buttons.append(
+            ButtonSpec(
+                action_id(ref, Move.RAISE_TO, amount), label, discord.ButtonStyle.secondary, 1
+            )
+        )
+    return buttons
+
+
+# ----- posts ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A new message in the channel (one embed, maybe a content line with mentions).
+
+    Posts waiting together are merged into one message, within Discord's limits.
+    """
+
+    title: str = ""
+    description: str = ""
+    colour: int = NOTICE_COLOUR
+    content: str = ""
+    mentions: tuple[int, ...] = field(default=())
+
+    @property
+    def size(self) -> int:
+        return len(self.title) + len(self.description)
+
+    def embed(self) -> discord.Embed:
+        return discord.Embed(
+            title=self.title or None, description=self.description or None, colour=self.colour
+        )
+
+
+def merge_posts(posts: Sequence[Post]) -> tuple[str, list[discord.Embed], int]:
+    """Content and embeds for as many of ``posts`` as fit in one message; and how many fit.
+
+    Title-less posts of one colour that follow each other (short notices) share one embed.
+    """
+    contents: list[str] = []
+    blocks: list[Post] = []
+    total = 0
+    used = 0
+    for post in posts:
+        wanted = [*contents, post.content] if post.content else contents
+        if used and len("\n".join(wanted)) > CONTENT_LIMIT:
+            break
+        last = blocks[-1] if blocks else None
+        if (
+            last is not None
+            and post.description
+            and not post.title
+            and not last.title
+            and last.colour == post.colour
+        ):
+            joined = f"{last.description}\n{post.description}"
+            if len(joined) <= EMBED_DESCRIPTION_LIMIT and total + post.size < EMBED_TOTAL_LIMIT:
+                blocks[-1] = Post(description=joined, colour=post.colour)
+                total += post.size + 1
+                contents = wanted
+                used += 1
+                continue
+        has_embed = bool(post.title or post.description)
+        if (
+            used
+            and has_embed
+            and (len(blocks) >= EMBEDS_PER_MESSAGE or total + post.size > EMBED_TOTAL_LIMIT)
+        ):
+            break
+        if has_embed:
+            blocks.append(post)
+            total += post.size
+        contents = wanted
+        used += 1
+    text = "\n".join(contents)[:CONTENT_LIMIT]
+    return text, [block.embed() for block in blocks], used
+
+
+def street_post(event: StreetDealt, previous: str, actions: Sequence[str]) -> Post:
+    new = len(event.cards)
+    old, fresh = event.board[:-new], event.board[-new:]
+    board = " ".join([cards_text(old), f"**{cards_text(fresh)}**"]).strip()
+    lines = [f"{board} · pot {event.pot:,}"]
+    if actions:
+        lines.append(f"{previous}: " + escape(" · ".join(actions)))
+    return Post(
+        title=f"Hand #{event.hand_id} · {event.street}",
+        description=_cap("\n".join(lines)),
+        colour=STREET_COLOUR,
+    )
+
+
+def tabled_post(event: HandsTabled) -> Post:
+    chances = dict(event.equities)
+    order = sorted(event.hands, key=lambda shown: -chances.get(shown.seat_no, 0.0))
+    lines = []
+    for shown in order:
+        line = f"**{escape(shown.name)}** {cards_text(shown.cards)}"
+        if shown.seat_no in chances:
+            line += f" — {chances[shown.seat_no] * 100:.1f}%"
+        lines.append(line)
+    lines.append(f"Board: {cards_text(event.board)}" if event.board else "Before the flop.")
+    return Post(
+        title=f"Hand #{event.hand_id} · All in",
+        description=_cap("\n".join(lines)),
+        colour=ALL_IN_COLOUR,
+    )
+
+
+def result_post(event: HandFinished, street: str, actions: Sequence[str]) -> Post:
+    lines = []
+    if event.board:
+        lines.append(f"Board: {cards_text(event.board)}")
+    if actions:
+        lines.append(f"{street}: " + escape(" · ".join(actions)))
+    shown_by_seat: dict[int, str] = {}
+    for shown in event.shown:
+        # Hands shown before an all-in run-out have no description yet; the final snapshot
+        # describes them on the full board.
+        seat = event.snapshot.seat(shown.seat_no)
+        description = shown.description or (seat.description if seat is not None else "")
+        shown_by_seat[shown.seat_no] = description
+        line = f"**{escape(shown.name)}** shows {cards_text(shown.cards)}"
+        if description:
+            line += f" — {escape(description)}"
+        lines.append(line)
+    for pot in event.pots:
+        winners = [(name, amount) for _seat, name, amount in pot.winners]
+        who = ", ".join(f"**{escape(name)}** {amount:,}" for name, amount in winners)
+        verb = "split" if len(winners) > 1 else "won by"
+        line = f"{pot_name(pot.pot_index, len(event.pots))} {pot.amount:,} {verb} {who}"
+        # The engine leaves the description empty when one hand was left live, which is also
+        # the case when the others mucked at showdown: then the winner's shown hand says it.
+        winning = pot.description or next(
+            (shown_by_seat[seat] for seat, _name, _amount in pot.winners if seat in shown_by_seat),
+            "",
+        )
+        line += f" ({escape(winning)})" if winning else " (everyone else folded)"
+        lines.append(line)
+    changes = [(name, delta) for _seat, name, delta in event.net if delta]
+    if changes:
+        lines.append(" · ".join(f"{escape(name)} {delta:+,}" for name, delta in changes))
+    return Post(
+        title=f"Hand #{event.hand_id} · Result",
+        description=_cap("\n".join(lines)),
+        colour=RESULT_COLOUR,
+    )
+
+
+def voided_post(event: HandVoided) -> Post:
+    return Post(
+        description=f"Hand #{event.hand_id} was cancelled ({escape(event.reason)}): every stack "
+        "is back to what it was when the hand started.",
+        colour=ALL_IN_COLOUR,
+    )
+
+
+def joined_line(event: PlayerJoined) -> str:
+    who = escape(event.name) + (" (bot)" if event.user_id is None else "")
+    return f"{who} sits down in seat {event.seat_no} with {event.buy_in:,} chips."
+
+
+def left_line(event: PlayerLeft) -> str:
+    where = "to the house" if event.user_id is None else "to the wallet"
+    return (
+        f"{escape(event.name)} leaves seat {event.seat_no} ({escape(event.reason)}): "
+        f"{event.cashed_out:,} chips back {where}."
+    )
+
+
+def sat_out_line(event: PlayerSatOut) -> str:
+    return f"{escape(event.name)} is sitting out ({escape(event.reason)})."
+
+
+def returned_line(event: PlayerReturned) -> str:
+    return f"{escape(event.name)} is back in the game."
+
+
+def closed_post(event: TableClosed) -> Post:
+    lines = [f"The table is closed ({escape(event.reason)})."]
+    members = [(name, amount) for name, user_id, amount in event.cash_outs if user_id is not None]
+    house = sum(amount for _name, user_id, amount in event.cash_outs if user_id is None)
+    if members:
+        lines.append(
+            "Cashed out: " + " · ".join(f"{escape(name)} {amount:,}" for name, amount in members)
+        )
+    if house:
+        lines.append(f"The bots return {house:,} chips to the house.")
+    return Post(description="\n".join(lines), colour=ALL_IN_COLOUR)
+
+
+def dm_closed_post(user_id: int) -> Post:
+    return Post(
+        content=(
+            f"<@{user_id}> I cannot send you direct messages, so your cards are not in your DMs: "
+            f"press **{MY_CARDS}** on the table message (or use `/holdem cards`) to see them "
+            "privately."
+        ),
+        mentions=(user_id,),
+    )
+
+
+def _cap(text: str) -> str:
+    if len(text) <= EMBED_DESCRIPTION_LIMIT:
+        return text
+    return text[: EMBED_DESCRIPTION_LIMIT - 1] + "…"

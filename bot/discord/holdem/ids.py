@@ -1,0 +1,67 @@
+"""Every custom_id the Hold'em front puts on Discord components, in one place.
+
+Action buttons carry the table id, the hand id and the action number they were offered for, so
+a click after a restart still finds its table, and a stale or repeated click is recognised:
+
+- ``holdem:act:{table}:{hand}:{count}:{move}`` with move ``fold``, ``check``, ``call`` or
+  ``raise`` (opens the amount modal);
+- ``holdem:act:{table}:{hand}:{count}:to:{amount}`` for the quick raise buttons;
+- ``holdem:cards:{table}`` for "My cards" (valid for the whole life of the table);
+- ``holdem:raise:{table}:{hand}:{count}`` for the raise modal, and ``amount`` for its input.
+
+All are far below Discord's 100-character limit (ids are at most 20 digits).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+ACTION_TEMPLATE = (
+    r"holdem:act:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<count>[0-9]{1,20}):"
+    r"(?P<move>fold|check|call|raise|to)(?::(?P<amount>[0-9]{1,20}))?"
+)
+CARDS_TEMPLATE = r"holdem:cards:(?P<table>[0-9]{1,20})"
+RAISE_MODAL_PREFIX = "holdem:raise:"
+RAISE_MODAL_TEMPLATE = (
+    r"holdem:raise:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<count>[0-9]{1,20})"
+)
+AMOUNT_INPUT = "amount"
+
+
+class Move(enum.StrEnum):
+    """What an action button does."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    RAISE = "raise"
+    """Opens the modal that asks for the amount."""
+    RAISE_TO = "to"
+    """A quick raise to the amount in the custom_id."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRef:
+    """Which offer a button or modal answers: table, hand and action number."""
+
+    table_id: int
+    hand_id: int
+    action_count: int
+
+
+def action_id(ref: ActionRef, move: Move, amount: int | None = None) -> str:
+    base = f"holdem:act:{ref.table_id}:{ref.hand_id}:{ref.action_count}:{move.value}"
+    if move is Move.RAISE_TO:
+        if amount is None:
+            raise ValueError("a quick raise needs its amount")
+        return f"{base}:{amount}"
+    return base
+
+
+def cards_id(table_id: int) -> str:
+    return f"holdem:cards:{table_id}"
+
+
+def raise_modal_id(ref: ActionRef) -> str:
+    return f"{RAISE_MODAL_PREFIX}{ref.table_id}:{ref.hand_id}:{ref.action_count}"

@@ -1,0 +1,251 @@
+"""A Hold'em session end to end: two members and bots over many hands, through the fake Discord.
+
+The fake Discord here runs its per-route rate limits ten times faster (same counts, shorter
+windows) so a dozen hands take seconds; ``test_holdem_limits.py`` plays under Discord's real
+limits. Every payload the bot sent is checked for hole cards at the end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+
+import pytest
+from conftest import World
+from fakediscord import FakeDiscord, FakeMember, FakeMessage, ResponseKind
+from holdem_fixtures import (
+    Factory,
+    HoldemWorld,
+    button,
+    check_privacy,
+    dealing_order,
+    deck,
+    passive,
+    scaled_rules,
+    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
+)
+
+from bot.holdem.events import (
+    ActionTaken,
+    HandFinished,
+    HandsTabled,
+    HandStarted,
+    PlayerSatOut,
+    TableClosed,
+)
+from engine.cards import Card
+from storage import Storage
+
+ROYAL_BOARD = "As Ks Qs Js Ts"
+SPLIT_HAND = 2
+SIDE_POT_HAND = 3
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(rate_limits=scaled_rules(10)) as fake:
+        yield fake
+
+
+async def refused(h: HoldemWorld, member: FakeMember, message: FakeMessage, label: str) -> str:
+    clicked = await h.fake.click(member, message, label=label)
+    await clicked.wait_answered()
+    reply = clicked.reply
+    assert reply.ephemeral and reply.ephemeral_for is member.user
+    return reply.content
+
+
+async def test_holdem_session_two_members_and_bots_over_many_hands(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, alice, bob, ada = fake_discord, world.alice, world.bob, world.admin
+    fake.set_dms_open(bob, False)
+    holes = ["2c 7d", "3c 8d", "4c 9d", "5c 2d"]  # nobody beats the royal flush on the board
+    box: list[HoldemWorld] = []
+
+    def side_pot_deck() -> list[Card]:
+        # Hand 3 (seats 1-4 all dealt in): Bob (seat 4) holds aces, Alice (seat 1) kings.
+        previous = [e for e in box[0].of(HandStarted) if e.hand_id == SIDE_POT_HAND - 1]
+        order = dealing_order([1, 2, 3, 4], previous[0].button_seat)
+        cards = {1: "Kh Kd", 2: "7c 2d", 3: "Qc 4d", 4: "Ah Ad"}
+        return deck([cards[seat] for seat in order], "9s 5c 3h Jd 8c")
+
+    h = await start_holdem(
+        decks={SPLIT_HAND: deck(holes, ROYAL_BOARD), SIDE_POT_HAND: side_pot_deck}
+    )
+    box.append(h)
+
+    opened = await fake.slash(alice, world.channel, "holdem start", seats=4, bots=2)
+    await opened.wait_answered()
+    assert opened.reply.ephemeral and "Your table is open" in opened.reply.content
+    await fake.wait_for_message(world.channel, lambda m: "opened a Hold'em table" in m.text)
+
+    # Hand 1: Alice with two bots; Bob sits down during it and plays from hand 2.
+    message, _ref = await h.wait_offer(alice)
+    joined = await fake.slash(bob, world.channel, "holdem join", buy_in=200)
+    await joined.wait_answered()
+    assert "seat 4 with 200 chips" in joined.reply.content and joined.reply.ephemeral
+    assert [m.content for m in fake.dms(alice)][-1].startswith("**Alice's table** · Hand #1")
+
+    # Nobody but the member to act can act; nobody but a player sees cards.
+    assert "not seated" in await refused(h, ada, message, "Fold")
+    assert await refused(h, bob, message, passive(message)) == "It is not your turn."
+    assert "Only players seated" in await refused(h, ada, message, "My cards")
+    assert "not in this hand" in await refused(h, bob, message, "My cards")
+    own = await h.fake.click(alice, message, label="My cards")
+    await own.wait_answered()
+    assert own.reply.ephemeral and own.reply.filenames == ["my-cards.png"]
+    assert own.reply.content == f"Hand #1: your cards are **{dm_cards(fake, alice, 1)}**"
+
+    # The raise modal refuses bad amounts and changes nothing, then takes a good one.
+    table = h.table()
+    before = table.snapshot()
+    legal = before.legal
+    assert legal is not None and legal.min_raise_to is not None and legal.max_raise_to is not None
+    for typed, reason in [
+        ("-5", "cannot be negative"),
+        ("abc", "is not a number"),
+        (str(legal.min_raise_to - 1), "below the minimum"),
+        (str(legal.max_raise_to + 1), "more than your stack"),
+        ("1" + "0" * 19, "more than your stack"),
+        ("1e5", "is not a number"),
+    ]:
+        opened_modal = await fake.click(alice, message, label=button(message, "Raise"))
+        await opened_modal.wait_answered()
+        assert opened_modal.response_kind is ResponseKind.MODAL
+        submitted = await fake.submit_modal(alice, opened_modal, {"amount": typed})
+        await submitted.wait_answered()
+        assert submitted.reply.ephemeral and reason in submitted.reply.content, (
+            typed,
+            submitted.reply.content,
+        )
+        assert table.snapshot() == before
+    opened_modal = await fake.click(alice, message, label=button(message, "Raise"))
+    await opened_modal.wait_answered()
+    submitted = await fake.submit_modal(alice, opened_modal, {"amount": f"{legal.min_raise_to:,}"})
+    await submitted.wait_answered()
+    assert submitted.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE
+    await h.wait_host(lambda: h.moved_on(_ref), "Alice's raise")
+    raises = [e for e in h.of(ActionTaken) if e.hand_id == 1 and e.name == "Alice"]
+    assert raises[-1].bet_to == legal.min_raise_to
+
+    # A double click applies once; the second click is refused.
+    await h.play([alice], until=lambda: h.hands_finished() >= 1)
+    await h.turn_of(bob, [alice, bob])  # hand 2: Bob's DM failed
+    message, ref = await h.wait_offer(bob)
+    assert any(
+        f"<@{bob.id}>" in m.content and "My cards" in m.content
+        for m in fake.channel_messages(world.channel)
+    )
+    assert fake.dms(bob) == []
+    bob_cards = await h.fake.click(bob, message, label="My cards")
+    await bob_cards.wait_answered()
+    assert bob_cards.reply.ephemeral_for is bob.user and "Hand #2" in bob_cards.reply.content
+    label = passive(message)
+    first = await fake.click(bob, message, label=label)
+    second = await fake.click(bob, message, label=label)
+    await fake.wait_until(
+        lambda: first.answered and second.answered and bool(first.followups or second.followups),
+        what="both clicks answered",
+    )
+    refusals = [m for i in (first, second) for m in i.followups]
+    assert len(refusals) == 1 and refusals[0].ephemeral_for is bob.user
+    assert "out of date" in refusals[0].content or "not your turn" in refusals[0].content
+    mine = [e for e in h.of(ActionTaken) if e.hand_id == 2 and e.name == "Bob"]
+    assert len(mine) == 1
+
+    # Hand 2 is rigged: a royal flush on the board splits the pot.
+    await h.play([alice, bob], until=lambda: h.hands_finished() >= SPLIT_HAND)
+    split = h.of(HandFinished)[SPLIT_HAND - 1]
+    assert len(split.pots[0].winners) >= 2, split.pots
+    result = await fake.wait_for_message(world.channel, lambda m: "Hand #2 · Result" in m.text)
+    assert "split" in result.text and "Royal flush" in result.text
+
+    # Hand 3: Bob goes all in for his short stack, Alice raises over it: a side pot.
+    await h.turn_of(bob, [alice, bob])
+    message, _ref = await h.wait_offer(bob)
+    await h.act(bob, button(message, "All-in"))
+    await h.turn_of(alice, [alice, bob])
+    message, _ref = await h.wait_offer(alice)
+    await h.act(alice, button(message, "Min"))
+    await h.play([alice, bob], until=lambda: h.hands_finished() >= SIDE_POT_HAND)
+    third = h.of(HandFinished)[SIDE_POT_HAND - 1]
+    assert len(third.pots) == 2, third.pots  # Bob wins the main pot, Alice the side pot
+    assert [pot.winners[0][1] for pot in third.pots] == ["Bob", "Alice"]
+    result = await fake.wait_for_message(world.channel, lambda m: "Hand #3 · Result" in m.text)
+    assert "Main pot" in result.text and "Side pot 1" in result.text
+    assert h.of(HandsTabled) or third.shown
+
+    # Two timeouts in a row sit Alice out; /holdem back brings her back.
+    for _ in range(2):
+        await h.turn_of(alice, [alice, bob])
+        message, ref = await h.wait_offer(alice)
+        stale = dataclasses.replace(message, components=[dict(row) for row in message.components])
+        await h.scheduler.expire_turn()
+        await h.wait_host(lambda ref=ref: h.moved_on(ref), "the timeout")
+    timed_out = [e for e in h.of(ActionTaken) if e.name == "Alice" and e.automatic]
+    assert len(timed_out) == 2
+    assert [e.reason for e in h.of(PlayerSatOut) if e.user_id == alice.id][-1].startswith(
+        "timed out twice"
+    )
+    # A button Alice's client still showed from before the timeout is refused.
+    late = await fake.click(alice, stale, label=passive(stale))
+    await late.wait_answered()
+    assert late.reply.ephemeral and (
+        "out of date" in late.reply.content or "hand is over" in late.reply.content
+    )
+    back = await fake.slash(alice, world.channel, "holdem back")
+    await back.wait_answered()
+    assert "back" in back.reply.content
+
+    # More hands; Bob tops up if he went broke.
+    target = h.hands_finished() + 6
+    while member := await h.next_turn([alice, bob], lambda: h.hands_finished() >= target):
+        seat = h.table().snapshot().seat(4)
+        if seat is not None and seat.stack == 0:
+            rebuy = await fake.slash(bob, world.channel, "holdem rebuy", amount=300)
+            await rebuy.wait_answered()
+        await h.act(member)
+    assert h.hands_finished() >= 9
+
+    # Alice (the host) stops the table; everyone is cashed out.
+    stopped = await fake.slash(alice, world.channel, "holdem stop")
+    await stopped.wait_answered()
+    await h.play([alice, bob], until=lambda: bool(h.of(TableClosed)))
+    closed = h.of(TableClosed)
+    assert closed and {name for name, _user, _amount in closed[0].cash_outs} >= {"Alice", "Bob"}
+    await fake.wait_for_message(world.channel, lambda m: "The table is closed" in m.text)
+    await fake.wait_until(
+        lambda: (last := h.table_message()) is not None and "closed" in last.content,
+        what="the table message to show the table closed",
+    )
+
+    # Every chip is accounted for: the members' totals moved exactly by their net results.
+    storage: Storage = h.bot.storage
+    assert (await storage.check()).ok
+    accounts = [await storage.get_account(world.guild.id, m.id) for m in (alice, bob)]
+    assert all(account is not None and account.at_tables == 0 for account in accounts)
+    humans = {alice.id, bob.id}
+    net = sum(
+        delta
+        for event in h.of(HandFinished)
+        for seat_no, _name, delta in event.net
+        if (seat := event.snapshot.seat(seat_no)) is not None and seat.user_id in humans
+    )
+    assert sum(a.balance for a in accounts if a is not None) == 2 * 1000 + net
+
+    # The channel saw the table message, streets and results, and no card it should not have.
+    report = check_privacy(fake, h)
+    assert report.problems == []
+    assert report.public_with_cards > 20 and report.private_payloads > 10
+    assert fake.stats.rate_limited == 0
+    assert fake.unacknowledged() == []
+    last = h.table_message()
+    assert last is not None and last.buttons == []
+
+
+def dm_cards(fake: FakeDiscord, member: FakeMember, hand: int) -> str:
+    for message in fake.dms(member):
+        if f"Hand #{hand} " in message.content:
+            return message.content.split("Your cards: **")[1].rstrip("*")
+    raise AssertionError(f"no DM for hand {hand}")
