@@ -1,0 +1,208 @@
+"""Simulated Hold'em sessions between bots, reporting each seat's win rate with its error.
+
+``simulate_holdem`` seats one strategy per seat and plays ``hands`` hands of the real engine:
+stacks reset to ``stack`` every hand, the button moves one seat each hand, and every decision is
+made from a ``SeatView`` with the table's public statistics, exactly as at a live table. Results
+are exact integer totals per seat (net chips and the sum of squared per-hand nets), so shares of
+a run played in parallel combine into the same figures. Same seed, same result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.bots.errors import IllegalBotActionError
+from engine.bots.registry import BotSpec, make_strategy
+from engine.bots.stats import PlayerStats, TableStats
+from engine.bots.strategy import Strategy
+from engine.bots.view import SeatView
+from engine.errors import MalformedInputError
+from engine.holdem.hand import Hand
+from engine.holdem.stakes import Stakes
+
+MIN_SEATS, MAX_SEATS = 2, 10
+
+
+class SimulationSetupError(MalformedInputError):
+    """Seats, blinds, stacks or a hand count a simulation cannot be run with."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's totals: ``net`` chips over ``hands`` hands, and the sum of squared nets."""
+
+    seat: int
+    strategy: str
+    hands: int
+    net: int
+    net_squares: int
+    big_blind: int
+
+    @property
+    def bb_per_100(self) -> float:
+        """Big blinds won per 100 hands."""
+        return 100.0 * self.net / (self.big_blind * self.hands) if self.hands else 0.0
+
+    @property
+    def stderr_bb_per_100(self) -> float:
+        """The standard error of ``bb_per_100`` (hands are independent: stacks reset)."""
+        n = self.hands
+        if n < 2:
+            return 0.0
+        mean = self.net / n
+        variance = max(0.0, (self.net_squares - n * mean * mean) / (n - 1))
+        return 100.0 * math.sqrt(variance / n) / self.big_blind
+
+    @property
+    def interval_95(self) -> tuple[float, float]:
+        """A 95% confidence interval of ``bb_per_100`` (normal approximation)."""
+        half = 1.96 * self.stderr_bb_per_100
+        return (self.bb_per_100 - half, self.bb_per_100 + half)
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemSimResult:
+    """A session's results, seat by seat (seats numbered from 1)."""
+
+    hands: int
+    big_blind: int
+    seats: tuple[SeatResult, ...]
+
+    def summary(self) -> dict[str, object]:
+        """The JSON ``felt sim holdem --json`` prints, with exactly the issue's fields."""
+        return {
+            "hands": self.hands,
+            "seats": [
+                {
+                    "seat": seat.seat,
+                    "strategy": seat.strategy,
+                    "net": seat.net,
+                    "bb_per_100": seat.bb_per_100,
+                    "stderr_bb_per_100": seat.stderr_bb_per_100,
+                }
+                for seat in self.seats
+            ],
+        }
+
+    @staticmethod
+    def combine(results: Iterable[HoldemSimResult]) -> HoldemSimResult:
+        """The totals of several sessions at the same table."""
+        parts = list(results)
+        if not parts:
+            raise SimulationSetupError("nothing to combine")
+        first = parts[0]
+        seats = []
+        for index, seat in enumerate(first.seats):
+            same = [part.seats[index] for part in parts]
+            seats.append(
+                SeatResult(
+                    seat.seat,
+                    seat.strategy,
+                    sum(s.hands for s in same),
+                    sum(s.net for s in same),
+                    sum(s.net_squares for s in same),
+                    seat.big_blind,
+                )
+            )
+        return HoldemSimResult(sum(p.hands for p in parts), first.big_blind, tuple(seats))
+
+
+def session_rng(seed: int, purpose: str) -> random.Random:
+    """A generator for one purpose (the deck, a seat) of a seeded session; string seeds are
+    hashed with SHA-512, so they are stable across processes and Python versions."""
+    return random.Random(f"felt-sim-holdem:{seed}:{purpose}")
+
+
+def check_setup(
+    specs: Sequence[BotSpec], hands: int, small_blind: int, big_blind: int, stack: int
+) -> None:
+    """Refuse what cannot be simulated, with a message fit for the user."""
+    if not MIN_SEATS <= len(specs) <= MAX_SEATS:
+        raise SimulationSetupError(
+            f"a table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(specs)}"
+        )
+    if hands < 1:
+        raise SimulationSetupError(f"the number of hands must be at least 1, not {hands}")
+    if not 1 <= small_blind <= big_blind:
+        raise SimulationSetupError(
+            f"blinds must be whole numbers with 1 <= small <= big, not {small_blind}/{big_blind}"
+        )
+    if stack < 1:
+        raise SimulationSetupError(f"the stack must be at least 1 chip, not {stack}")
+
+
+def play_hand(
+    hand: Hand,
+    strategies: Sequence[Strategy],
+    rngs: Sequence[random.Random],
+    stats: Sequence[PlayerStats] | None = None,
+) -> None:
+    """Play ``hand`` to the end: ``strategies[i]`` decides for PHH player ``i`` with ``rngs[i]``.
+
+    Raises ``IllegalBotActionError`` if a strategy returns an action the rules refuse."""
+    while not hand.is_complete:
+        legal = hand.legal_actions()
+        assert legal is not None  # automatic showdowns: a hand always has someone to act
+        player = legal.player
+        view = SeatView.from_hand(hand, player, stats=stats)
+        action = strategies[player].decide(view, rngs[player])
+        if not legal.allows(action):
+            raise IllegalBotActionError(
+                f"{strategies[player].name} chose {action!r}, which is not legal: {legal}"
+            )
+        hand.act(player, action)
+
+
+def simulate_holdem(
+    specs: Sequence[BotSpec],
+    hands: int,
+    seed: int,
+    *,
+    small_blind: int = 1,
+    big_blind: int = 2,
+    stack: int = 200,
+    first_hand: int = 0,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 100,
+) -> HoldemSimResult:
+    """Play ``hands`` hands between the seats ``specs`` and total each seat's results.
+
+    The button starts at seat ``first_hand % seats`` and moves one seat per hand; ``progress``
+    is called with the hands played every ``progress_every`` hands and at the end.
+    """
+    check_setup(specs, hands, small_blind, big_blind, stack)
+    n = len(specs)
+    stakes = Stakes.standard(n, small_blind, big_blind)
+    strategies = [make_strategy(spec) for spec in specs]
+    rngs = [session_rng(seed, f"seat:{seat}") for seat in range(n)]
+    book = TableStats()
+    nets = [0] * n
+    squares = [0] * n
+    stacks = [stack] * n
+    for number in range(hands):
+        button = (first_hand + number) % n
+        order = [(button + 1 + i) % n for i in range(n)]  # PHH player i sits at order[i]
+        # Each hand's deck has its own seed, so a hand's cards do not depend on how earlier
+        # hands were played: changing one strategy leaves every deal the same.
+        hand = Hand(stakes, stacks, rng=session_rng(seed, f"deck:{first_hand + number}"))
+        play_hand(
+            hand,
+            [strategies[seat] for seat in order],
+            [rngs[seat] for seat in order],
+            book.snapshot(order),
+        )
+        for player, seat in enumerate(order):
+            result = hand.stacks[player] - stack
+            nets[seat] += result
+            squares[seat] += result * result
+        book.record(hand.events, order)
+        if progress is not None and ((number + 1) % progress_every == 0 or number + 1 == hands):
+            progress(number + 1)
+    seats = tuple(
+        SeatResult(seat + 1, specs[seat].label, hands, nets[seat], squares[seat], big_blind)
+        for seat in range(n)
+    )
+    return HoldemSimResult(hands, big_blind, seats)

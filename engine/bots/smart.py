@@ -1,0 +1,592 @@
+"""The ``smart`` strategy: equity-driven play that reads its opponents, at three difficulties.
+
+Each decision starts from the seat's equity (share of the pot) against the live opponents:
+
+- preflop, from the shipped table (equity against k random hands), scaled for every opponent who
+  raised or called by the table's heads-up equity against the range that action suggests;
+- after the flop, ``reading.estimate_equity`` against opponent models: ranges narrowed by how each
+  opponent entered the pot and weighted by what their bets and calls on this board suggest
+  (Monte Carlo on the flop, exact on the turn and river heads-up when cheap).
+
+Opponents' ranges come from their public statistics (VPIP, raise and 3-bet rates, postflop
+aggression, folds to bets, hands shown at showdown) blended with priors, so a maniac's bet means
+little and a rock's raise a lot. The equity then meets the price: pot odds (with implied odds on
+the flop and turn), the stack-to-pot ratio (commit when shallow, control the pot when deep),
+position (bluff and thin-bet more in position), how often the opponents fold (bluff the folders,
+value-bet the callers bigger) and the seat's stack against the table average. Bets are fractions
+of the pot clamped into the legal range; it bluffs and slow-plays now and then.
+
+Difficulty changes the sample counts, the noise added to the equity, how much it reads ranges and
+how much it trusts what it observed: ``easy`` plays its cards against random hands with a rough
+estimate; ``hard`` reads and exploits fully.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from engine.bots.preflop import preflop_table
+from engine.bots.reading import OpponentModel, estimate_equity
+from engine.bots.stats import PlayerStats
+from engine.bots.strategy import CALL, CHECK, FOLD
+from engine.bots.view import SeatView
+from engine.holdem.actions import Action, ActionKind, RaiseTo
+from engine.holdem.hand import Street
+
+
+class Difficulty(StrEnum):
+    """How well a ``smart`` bot plays."""
+
+    EASY = "easy"
+    """Rough equity against random hands, noisy judgement, no reads."""
+    NORMAL = "normal"
+    """Decent estimates and partial reads of ranges and tendencies."""
+    HARD = "hard"
+    """Precise estimates, full hand reading and exploitation of observed tendencies."""
+
+
+@dataclass(frozen=True, slots=True)
+class SmartSettings:
+    """The knobs a difficulty turns.
+
+    ``samples``: heads-up Monte Carlo samples (fewer per opponent multiway); ``exact_budget``:
+    hand evaluations an exact turn enumeration may take; ``noise``: standard deviation added to
+    every equity estimate; ``reading``: 0 treats opponents as random hands, 1 narrows their
+    ranges fully; ``exploit``: 0 uses priors only, 1 trusts the observed statistics; ``mix``:
+    how often it picks another option whose expected value is within ``margin`` pots of the
+    best one.
+    """
+
+    samples: int
+    exact_budget: int
+    noise: float
+    reading: float
+    exploit: float
+    mix: float
+    margin: float
+
+
+SETTINGS: Mapping[Difficulty, SmartSettings] = {
+    Difficulty.EASY: SmartSettings(
+        samples=150, exact_budget=0, noise=0.09, reading=0.0, exploit=0.0, mix=0.3, margin=0.15
+    ),
+    Difficulty.NORMAL: SmartSettings(
+        samples=400,
+        exact_budget=6_000,
+        noise=0.035,
+        reading=0.6,
+        exploit=0.6,
+        mix=0.15,
+        margin=0.05,
+    ),
+    Difficulty.HARD: SmartSettings(
+        samples=900,
+        exact_budget=15_000,
+        noise=0.0,
+        reading=1.0,
+        exploit=1.0,
+        mix=0.1,
+        margin=0.03,
+    ),
+}
+
+# Priors for opponents' tendencies, and how many observations they are worth.
+_PRIOR_VPIP, _PRIOR_PFR, _PRIOR_3BET = 0.35, 0.16, 0.05
+_PRIOR_AGGRESSION = 0.35
+_PRIOR_FOLD_SMALL_BET, _PRIOR_FOLD_BIG_BET = 0.3, 0.5
+_PRIOR_FOLD_SMALL_RAISE, _PRIOR_FOLD_BIG_RAISE = 0.45, 0.65
+_SMALL_SHARE, _BIG_SHARE = 0.2, 0.4
+"""Typical shares of the pot a call costs facing a small and a big bet."""
+_PRIOR_INFORMATIVE = 0.7
+"""How much an unknown player's folds and bets follow their cards (1: perfectly)."""
+_HANDS_WEIGHT, _ACTIONS_WEIGHT = 12.0, 12.0
+
+_IMPLIED = {Street.PREFLOP: 0.08, Street.FLOP: 0.2, Street.TURN: 0.1, Street.RIVER: 0.0}
+"""Share of the chips behind (capped by the pot) a call may expect to win later, per unit of
+equity, on each street."""
+
+_REALIZE = {
+    Street.PREFLOP: {False: 0.85, True: 0.95},
+    Street.FLOP: {False: 0.88, True: 0.97},
+    Street.TURN: {False: 0.93, True: 0.99},
+    Street.RIVER: {False: 1.0, True: 1.0},
+}
+"""How much of its equity a hand that checks or calls gets to realize, out of / in position."""
+
+_FUTURE = {Street.PREFLOP: 0.8, Street.FLOP: 0.65, Street.TURN: 0.4, Street.RIVER: 0.0}
+"""How much later betting is left on each street, for the pots careless folders give up."""
+
+
+def _entered(view: SeatView) -> list[int]:
+    """Live opponents who have put chips in voluntarily before the flop (called or raised)."""
+    return [
+        i
+        for i in view.opponents
+        if any(
+            a.player == i
+            and a.street is Street.PREFLOP
+            and a.kind in (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
+            for a in view.history
+        )
+    ]
+
+
+def _bet_sizes(view: SeatView) -> list[float]:
+    """For each action of the hand, the raise (or bet) it made as a share of the pot before
+    it; 0 for checks, calls and folds."""
+    stakes = view.stakes
+    pot = sum(
+        min(stakes.blind_of(i) + stakes.ante_of(i), view.starting_stacks[i])
+        for i in range(view.players)
+    )
+    street = Street.PREFLOP
+    current = stakes.big_blind
+    sizes = []
+    for action in view.history:
+        if action.street is not street:
+            street, current = action.street, 0
+        if action.is_aggressive:
+            sizes.append((action.bet_to - current) / max(1, pot))
+            current = max(current, action.bet_to)
+        else:
+            sizes.append(0.0)
+        pot += action.added
+    return sizes
+
+
+def _raises(view: SeatView) -> int:
+    """Bets and raises on this street so far."""
+    return sum(1 for a in view.history if a.street is view.street and a.is_aggressive)
+
+
+def _playable(view: SeatView) -> bool:
+    """A pair, suited or connected hole cards: hands that make hidden strong hands."""
+    first, second = view.hole
+    gap = abs((first >> 2) - (second >> 2))
+    return gap == 0 or first & 3 == second & 3 or gap == 1
+
+
+def _called_equity(equity: float, fold_all: float, informative: float) -> float:
+    """Equity when called: against informative folders the hands that call are the better
+    ones, so the equity against them is below the equity against the whole range."""
+    if fold_all >= 0.999:
+        return equity
+    against_folded = equity + informative * (1.0 - equity) * 0.5
+    return max(0.0, min(1.0, (equity - fold_all * against_folded) / (1.0 - fold_all)))
+
+
+def _blend(count: int, total: int, prior: float, exploit: float, weight: float) -> float:
+    """An observed rate shrunk to ``prior`` by ``weight`` pseudo-observations, then trusted as
+    far as ``exploit`` says."""
+    observed = (count + prior * weight) / (total + weight)
+    return prior + exploit * (observed - prior)
+
+
+@dataclass(frozen=True, slots=True)
+class Tendencies:
+    """What the bot believes about one opponent's habits.
+
+    Fold rates are kept for small and big bets (see ``stats.BIG_BET``) before and after the
+    flop: a player who folds by the price folds far more often to big bets, a careless one as
+    often whatever the size.
+    """
+
+    vpip: float
+    pfr: float
+    three_bet: float
+    fold_to_small_raise: float
+    fold_to_big_raise: float
+    aggression: float
+    fold_to_small_bet: float
+    fold_to_big_bet: float
+    shown_width: float
+    """How wide the hands they showed down were (0 nothing seen or tight ... 1 any two cards),
+    already scaled by how many they showed."""
+
+    @property
+    def fold_to_bet(self) -> float:
+        """Their fold rate facing a bet after the flop, whatever its size."""
+        return (self.fold_to_small_bet + self.fold_to_big_bet) / 2
+
+    @property
+    def informative(self) -> float:
+        """How much their folds and bets follow their cards: less for one who shows down any
+        two cards."""
+        return _PRIOR_INFORMATIVE * (1.0 - self.shown_width)
+
+    @property
+    def reraise_preflop(self) -> float:
+        """The chance they re-raise a raise before the flop."""
+        return min(0.95, 1.2 * self.three_bet)
+
+    @property
+    def reraise(self) -> float:
+        """The chance they raise a bet after the flop."""
+        return min(0.95, 0.8 * self.aggression * (1.0 - self.fold_to_bet))
+
+    def raise_chance(self, preflop: bool, opened: bool) -> float:
+        """The chance they raise when the action reaches them: before the flop, their
+        open-raise rate in an unraised pot or their re-raise rate; after it, their raise rate
+        facing a bet (``opened``) or their betting rate."""
+        if preflop:
+            return self.reraise_preflop if opened else min(0.95, self.pfr)
+        return self.reraise if opened else self.bet_chance
+
+    @property
+    def bet_chance(self) -> float:
+        """The chance they bet when checked to."""
+        return min(0.95, 1.2 * self.aggression)
+
+    def fold_chance(self, preflop: bool, share: float) -> float:
+        """The chance they fold when calling costs ``share`` of the pot they see: the small-
+        and big-bet rates, interpolated (and a little extrapolated) by the size."""
+        small, big = (
+            (self.fold_to_small_raise, self.fold_to_big_raise)
+            if preflop
+            else (self.fold_to_small_bet, self.fold_to_big_bet)
+        )
+        t = (min(max(share, 0.05), 0.6) - _SMALL_SHARE) / (_BIG_SHARE - _SMALL_SHARE)
+        return min(0.95, max(0.0, small + t * (big - small)))
+
+    @classmethod
+    def of(cls, stats: PlayerStats, exploit: float) -> Tendencies:
+        hands = stats.hands
+        shown_width = 0.0
+        if stats.shown:
+            mean = stats.shown_percentile_sum / stats.shown
+            confidence = stats.shown / (stats.shown + 4)
+            shown_width = exploit * confidence * min(1.0, max(0.0, 2.2 * mean - 0.1))
+
+        def rate(count: int, total: int, prior: float, weight: float = _ACTIONS_WEIGHT) -> float:
+            return _blend(count, total, prior, exploit, weight)
+
+        return cls(
+            vpip=rate(stats.vpip, hands, _PRIOR_VPIP, _HANDS_WEIGHT),
+            pfr=rate(stats.pfr, hands, _PRIOR_PFR, _HANDS_WEIGHT),
+            three_bet=rate(stats.three_bets, hands, _PRIOR_3BET, _HANDS_WEIGHT),
+            fold_to_small_raise=rate(
+                stats.folded_to_raises - stats.folded_to_big_raises,
+                stats.faced_raises - stats.faced_big_raises,
+                _PRIOR_FOLD_SMALL_RAISE,
+            ),
+            fold_to_big_raise=rate(
+                stats.folded_to_big_raises, stats.faced_big_raises, _PRIOR_FOLD_BIG_RAISE
+            ),
+            aggression=rate(stats.aggressive, stats.postflop_actions, _PRIOR_AGGRESSION),
+            fold_to_small_bet=rate(
+                stats.folded_to_bets - stats.folded_to_big_bets,
+                stats.faced_bets - stats.faced_big_bets,
+                _PRIOR_FOLD_SMALL_BET,
+            ),
+            fold_to_big_bet=rate(
+                stats.folded_to_big_bets, stats.faced_big_bets, _PRIOR_FOLD_BIG_BET
+            ),
+            shown_width=shown_width,
+        )
+
+
+class SmartStrategy:
+    """Equity, odds, position, reads and sizing; see the module docstring."""
+
+    name: ClassVar[str] = "smart"
+    __slots__ = ("difficulty", "settings")
+
+    def __init__(
+        self, difficulty: Difficulty = Difficulty.NORMAL, settings: SmartSettings | None = None
+    ) -> None:
+        self.difficulty = difficulty
+        self.settings = settings if settings is not None else SETTINGS[difficulty]
+
+    def __repr__(self) -> str:
+        return f"SmartStrategy({self.difficulty.value!r})"
+
+    def decide(self, view: SeatView, rng: random.Random) -> Action:
+        tendencies = [Tendencies.of(stats, self.settings.exploit) for stats in view.stats]
+        return self._choose(view, rng, tendencies)
+
+    # ------------------------------------------------------------------ opponent ranges
+
+    def _preflop_fraction(self, view: SeatView, player: int, habits: Tendencies) -> float:
+        """The strongest fraction of hands ``player`` is likely to hold from how they entered."""
+        raises_before = 0
+        fraction = 1.0
+        for action in view.history:
+            if action.street is not Street.PREFLOP:
+                break
+            if action.player == player:
+                if action.is_aggressive:
+                    if raises_before == 0:
+                        fraction = habits.pfr
+                    elif raises_before == 1:
+                        fraction = min(fraction, habits.three_bet + 0.02)
+                    else:
+                        fraction = min(fraction, (habits.three_bet + 0.02) * 0.5)
+                elif action.kind is ActionKind.CALL:
+                    fraction = min(fraction, habits.vpip)
+            if action.is_aggressive:
+                raises_before += 1
+        fraction = max(fraction, habits.shown_width)
+        reading = self.settings.reading
+        return max(0.03, min(1.0, 1.0 - reading * (1.0 - fraction)))
+
+    def _model(self, view: SeatView, player: int, habits: Tendencies) -> OpponentModel:
+        fraction = self._preflop_fraction(view, player, habits)
+        reading = self.settings.reading
+        if reading == 0.0:
+            return OpponentModel(player, fraction)
+        bets = 0.0
+        calls = 0
+        for action, size in zip(view.history, _bet_sizes(view), strict=True):
+            if action.player == player and action.street is not Street.PREFLOP:
+                if action.is_aggressive:
+                    # A half-pot bet counts once; a pot-sized one half again; a min-bet half;
+                    # river bets, with no card to come, say half as much again.
+                    weight = min(2.0, max(0.5, 0.5 + size))
+                    bets += weight * (1.5 if action.street is Street.RIVER else 1.0)
+                elif action.kind is ActionKind.CALL:
+                    calls += 1
+        if not bets and not calls:
+            return OpponentModel(player, fraction)
+        # Bets say little from a player who bets everything or shows down any two cards.
+        info = reading * (1.0 - habits.aggression) * (1.0 - habits.shown_width)
+        top = (1.0 - 0.3 * info) ** bets
+        weak = (1.0 - 0.7 * info) ** bets
+        air = max(0.02, (1.0 - 0.95 * info) ** bets)
+        if calls:
+            caller_info = reading * habits.fold_to_bet * (1.0 - habits.shown_width)
+            weak *= 1.0 - 0.3 * caller_info
+            air *= 1.0 - 0.6 * caller_info
+        return OpponentModel(player, fraction, 1.0, top, weak, max(0.02, air))
+
+    # ------------------------------------------------------------------ equity
+
+    def _preflop_equity(
+        self, view: SeatView, habits: list[Tendencies], contest: int | None = None
+    ) -> float:
+        """Table equity against ``contest`` opponents (by default the players in and a quarter
+        of those still to act), scaled for each opponent in by their likely range."""
+        table = preflop_table()
+        first, second = view.hole
+        entered = _entered(view)
+        if contest is None:
+            contest = max(1, len(entered) + math.ceil(0.25 * len(view.yet_to_act())))
+        equity = table.equity_vs_random(first, second, contest)
+        baseline = table.equity_vs_range(first, second, 1.0)
+        for player in entered:
+            fraction = self._preflop_fraction(view, player, habits[player])
+            if fraction < 1.0 and baseline > 0:
+                equity *= table.equity_vs_range(first, second, fraction) / baseline
+        return min(1.0, equity)
+
+    def _postflop_equity(
+        self, view: SeatView, rng: random.Random, habits: list[Tendencies]
+    ) -> float:
+        settings = self.settings
+        models = [self._model(view, player, habits[player]) for player in view.opponents]
+        return estimate_equity(
+            view.hole,
+            view.board,
+            models,
+            samples=settings.samples,
+            exact_budget=settings.exact_budget,
+            rng=rng,
+        )
+
+    # ------------------------------------------------------------------ choosing
+
+    def _choose(self, view: SeatView, rng: random.Random, habits: list[Tendencies]) -> Action:
+        legal = view.legal
+        street = view.street
+        preflop = street is Street.PREFLOP
+        raw = (
+            self._preflop_equity(view, habits)
+            if preflop
+            else self._postflop_equity(view, rng, habits)
+        )
+        equity = self._noisy(raw, rng)
+        shift = equity - raw
+        preflop_equity: dict[int, float] = {}
+        opponents = view.opponents
+        seat = view.seat
+        in_position = view.acts_last
+        realize = _REALIZE[street][in_position]
+        pot = view.pot_total
+        to_call = view.to_call
+        stack_ratio = (view.stack + view.bets[seat]) / max(1.0, view.average_stack)
+        responders = [i for i in opponents if view.stacks[i] > 0] or list(opponents)
+        # The big stack's bets are feared a little more.
+        feared = 1.1 if stack_ratio > 1.3 else 1.0
+        informative = sum(habits[i].informative for i in responders) / len(responders)
+        reraises = [
+            1.0 - (habits[i].reraise_preflop if preflop else habits[i].reraise) for i in responders
+        ]
+        cover = max(view.stacks[i] + view.bets[i] for i in opponents)
+        # Against players who fold whatever they hold, a hand that stays in also wins the pots
+        # they give up on later streets (when every one of them gives up).
+        careless = sum(
+            (1.0 - habits[i].informative) * habits[i].fold_to_bet for i in responders
+        ) / len(responders)
+
+        def realized(share: float, hands: float) -> float:
+            future = _FUTURE[street] * float(careless ** max(1.0, hands))
+            return share * realize + future * (1.0 - share)
+
+        # A player who bet or raised this hand shows strength in proportion to how much
+        # their actions follow their cards: they fold less to a raise (this street most).
+        shown = {
+            i: (1.0 - 0.75 * habits[i].informative)
+            if any(a.player == i and a.is_aggressive for a in view.street_actions())
+            else (1.0 - 0.3 * habits[i].informative)
+            if any(a.player == i and a.is_aggressive for a in view.history)
+            else 1.0
+            for i in responders
+        }
+        behind = view.yet_to_act()
+        bet_chance = 0.0
+        if not preflop and behind:
+            bet_chance = 1.0 - math.prod(1.0 - habits[i].bet_chance for i in behind)
+
+        def equity_against(hands: float) -> float:
+            """Equity against ``hands`` of the opponents (fractions interpolate): from the
+            table before the flop; after it, scaled from the equity against every live hand
+            as if each opponent were beaten independently."""
+            if not preflop:
+                return float(equity ** (min(hands, len(opponents)) / len(opponents)))
+            low = max(1, math.floor(hands))
+            for count in (low, low + 1):
+                if count not in preflop_equity:
+                    preflop_equity[count] = self._preflop_equity(view, habits, count)
+            part = min(1.0, max(0.0, hands - low))
+            mixed = (1 - part) * preflop_equity[low] + part * preflop_equity[low + 1]
+            return min(1.0, max(0.0, mixed + shift))
+
+        options: list[tuple[float, Action]] = []
+        if legal.can_check:
+            # If someone bets behind us we call (or fold, whichever is worth more).
+            facing = 0.66 * pot
+            checked = realized(equity, len(opponents)) * pot
+            called = max(0.0, 0.85 * realized(equity, 1) * (pot + 2 * facing) - facing)
+            options.append(((1 - bet_chance) * checked + bet_chance * called, CHECK))
+        else:
+            options.append((0.0, FOLD))
+            implied = 0.0
+            if street is not Street.RIVER and view.effective_stack > to_call:
+                cap = pot if not preflop else 10 * to_call
+                implied = _IMPLIED[street] * equity * min(view.effective_stack - to_call, cap)
+                if preflop and not _playable(view):
+                    implied = 0.0
+            # Players still to act may call too: their chips join the pot, and the equity is
+            # against the hands expected to stay.
+            current_share = to_call / max(1, pot + to_call)
+            stay = [1.0 - min(0.95, habits[i].fold_chance(preflop, current_share)) for i in behind]
+            joining = sum(
+                chance * (min(view.current_bet, view.stacks[i] + view.bets[i]) - view.bets[i])
+                for i, chance in zip(behind, stay, strict=True)
+            )
+            facing_hands = len(opponents) - len(behind) + sum(stay)
+            against = equity_against(max(1.0, facing_hands))
+            all_in = to_call >= view.stack
+            share = against if all_in else realized(against, facing_hands)
+            flat = share * (pot + to_call + joining) - to_call + implied
+            # Somebody behind may raise: then we fold what we put in, or call all-in.
+            raised = 0.0
+            if behind and not all_in:
+                opened = view.current_bet > view.big_blind or not preflop
+                raised = 1.0 - math.prod(
+                    1.0 - habits[i].raise_chance(preflop, opened) for i in behind
+                )
+            remaining = view.effective_stack
+            facing_raise = against * (1.0 - 0.3 * informative) * (pot + 2 * remaining) - remaining
+            if_raised = max(-to_call, facing_raise)
+            options.append(((1 - raised) * flat + raised * if_raised, CALL))
+
+        if legal.can_raise:
+            for target in self._raise_targets(view):
+                extra = target - view.bets[seat]
+                their_call = max(0, target - view.current_bet)
+                share_of_pot = their_call / max(1, pot + extra)
+                each_folds = [
+                    min(0.95, feared * habits[i].fold_chance(preflop, share_of_pot)) * shown[i]
+                    for i in responders
+                ]
+                fold_all = math.prod(each_folds)
+                # Expected callers when somebody calls; the equity is against that many hands
+                # (after the flop, scaled from the equity against every live hand as if each
+                # opponent were beaten independently).
+                callers = max(1.0, sum(1.0 - f for f in each_folds) / max(1e-9, 1.0 - fold_all))
+                against = equity_against(callers)
+                if_called = _called_equity(against, fold_all, informative)
+                # A raise that leaves chips behind may be raised again; assume the re-raise is
+                # all-in and that we then call if that pays, else fold.
+                covered = target >= cover
+                shoved = covered or target >= view.stack + view.bets[seat]
+                reraised = 0.0 if covered else 1.0 - math.prod(reraises)
+                share = if_called if shoved else realized(if_called, callers)
+                # Each responder who calls puts in what matching the raise costs them.
+                added = sum(
+                    (1.0 - f) * (min(target, view.stacks[i] + view.bets[i]) - view.bets[i])
+                    for i, f in zip(responders, each_folds, strict=True)
+                ) / max(1e-9, 1.0 - fold_all)
+                called = share * (pot + extra + added) - extra
+                behind_me = view.effective_stack
+                against_reraise = if_called * (1.0 - 0.3 * informative)
+                if_reraised = max(-extra, against_reraise * (pot + 2 * behind_me) - behind_me)
+                value = fold_all * pot + (1 - fold_all) * (
+                    reraised * if_reraised + (1 - reraised) * called
+                )
+                options.append((value, RaiseTo(target)))
+
+        return self._pick(options, pot, rng)
+
+    def _raise_targets(self, view: SeatView) -> list[int]:
+        """Candidate "to" amounts: the minimum, a few sizes (fractions of the pot after the
+        flop, multiples of the bet before it) and all-in; sizes that would leave under a third
+        of the stack become all-in (commit or do not bother)."""
+        legal = view.legal
+        assert legal.min_raise_to is not None and legal.max_raise_to is not None
+        low, high = legal.min_raise_to, legal.max_raise_to
+        seat = view.seat
+        # Raising beyond what the biggest live opponent can match only risks an uncalled bet.
+        cover = max(view.stacks[i] + view.bets[i] for i in view.opponents)
+        high = max(low, min(high, cover))
+        bb = view.big_blind
+        if view.street is Street.PREFLOP:
+            if _raises(view) == 0:
+                limpers = sum(1 for i in _entered(view))
+                wanted = [bb * (size + limpers) for size in (2.5, 3.0, 4.0)]
+            else:
+                wanted = [view.current_bet * multiple for multiple in (2.5, 3.2)]
+        else:
+            pot = view.pot_total
+            if legal.is_bet:
+                wanted = [view.bets[seat] + f * pot for f in (0.33, 0.5, 0.75, 1.0, 1.5)]
+            else:
+                wanted = [view.current_bet + f * (pot + view.to_call) for f in (0.6, 1.0, 1.5)]
+        total = view.stack + view.bets[seat]
+        targets = {high, low}
+        for amount in wanted:
+            clamped = min(high, max(low, round(amount)))
+            targets.add(high if clamped >= total * 0.67 else clamped)
+        return sorted(targets)
+
+    def _pick(self, options: list[tuple[float, Action]], pot: int, rng: random.Random) -> Action:
+        """The best option; now and then another within a small margin of it, so the bot is
+        not a lookup table (and its bluffs and slow-plays are not fixed)."""
+        options.sort(key=lambda option: option[0], reverse=True)
+        best_value, best = options[0]
+        margin = self.settings.margin * max(pot, 1)
+        close = [action for value, action in options[1:] if value >= best_value - margin]
+        if close and rng.random() < self.settings.mix:
+            return close[int(rng.random() * len(close))]
+        return best
+
+    def _noisy(self, equity: float, rng: random.Random) -> float:
+        noise = self.settings.noise
+        if noise <= 0.0:
+            return equity
+        return min(1.0, max(0.0, equity + rng.gauss(0.0, noise)))

@@ -1,0 +1,155 @@
+"""The smart strategy in hand-picked spots: strength, price, reads, sizing and difficulty."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from engine.bots.smart import SETTINGS, Difficulty, SmartStrategy, Tendencies
+from engine.bots.stats import NO_STATS, PlayerStats
+from engine.bots.view import SeatView
+from engine.holdem import Action, Call, Check, Fold, Hand, RaiseTo
+from tests.engine.bots.helpers import act_all, spots, stacked
+
+NORMAL, HARD = SmartStrategy(Difficulty.NORMAL), SmartStrategy(Difficulty.HARD)
+
+# Opponent profiles as a table would have recorded them over 200 hands.
+ROCK = PlayerStats(
+    hands=200, vpip=30, pfr=20, three_bets=4, faced_raises=60, folded_to_raises=45,
+    faced_big_raises=40, folded_to_big_raises=34, aggressive=30, calls=40, checks=80,
+    faced_bets=60, folded_to_bets=36, faced_big_bets=30, folded_to_big_bets=22,
+    showdowns=25, shown=25, shown_percentile_sum=2.5,
+)  # fmt: skip
+MANIAC = PlayerStats(
+    hands=200, vpip=190, pfr=180, three_bets=110, faced_raises=150, folded_to_raises=10,
+    faced_big_raises=100, folded_to_big_raises=8, aggressive=400, calls=30, checks=5,
+    faced_bets=90, folded_to_bets=6, faced_big_bets=60, folded_to_big_bets=5,
+    showdowns=100, shown=100, shown_percentile_sum=48.0,
+)  # fmt: skip
+STATION = PlayerStats(
+    hands=200, vpip=150, pfr=5, faced_raises=120, folded_to_raises=10, faced_big_raises=80,
+    folded_to_big_raises=8, aggressive=5, calls=200, checks=150, faced_bets=200,
+    folded_to_bets=10, faced_big_bets=120, folded_to_big_bets=8, showdowns=100, shown=100,
+    shown_percentile_sum=50.0,
+)  # fmt: skip
+FOLDER = PlayerStats(
+    hands=200, vpip=40, pfr=10, faced_raises=60, folded_to_raises=50, faced_big_raises=40,
+    folded_to_big_raises=38, aggressive=10, calls=20, checks=150, faced_bets=100,
+    folded_to_bets=85, faced_big_bets=60, folded_to_big_bets=56, showdowns=10, shown=10,
+    shown_percentile_sum=1.5,
+)  # fmt: skip
+
+
+def choices(
+    strategy: SmartStrategy, hand: Hand, stats: tuple[PlayerStats, ...] | None, runs: int = 40
+) -> Counter[str]:
+    player = hand.to_act
+    assert player is not None
+    view = SeatView.from_hand(hand, player, stats=stats)
+    out: Counter[str] = Counter()
+    for seed in range(runs):
+        action = strategy.decide(view, random.Random(seed))
+        assert view.legal.allows(action)
+        out[type(action).__name__] += 1
+    return out
+
+
+def only(
+    strategy: SmartStrategy, hand: Hand, stats: tuple[PlayerStats, ...] | None = None
+) -> Action:
+    player = hand.to_act
+    assert player is not None
+    return strategy.decide(SeatView.from_hand(hand, player, stats=stats), random.Random(1))
+
+
+@pytest.mark.parametrize("strategy", [NORMAL, HARD], ids=repr)
+def test_smart_plays_aces_for_a_raise(strategy: SmartStrategy) -> None:
+    hand = stacked(["7c2d", "8s3h", "AsAh", "KdQc", "9h9c", "Js4s"])
+    assert isinstance(only(strategy, hand), RaiseTo)
+    act_all(hand, RaiseTo(6))  # now the player after the aces must decide...
+    hand = stacked(["7c2d", "8s3h", "QdJh", "KdQc", "AsAh", "Js4s"])
+    act_all(hand, RaiseTo(6), Fold())
+    assert isinstance(only(strategy, hand, (ROCK,) * 6), RaiseTo)  # ...and aces re-raise
+
+
+@pytest.mark.parametrize("strategy", [NORMAL, HARD], ids=repr)
+def test_smart_folds_junk_first_to_act_at_a_full_table(strategy: SmartStrategy) -> None:
+    hand = stacked(["AsAh", "KdKc", "7c2d", "QdQc", "JsJh", "TsTh", "9s9h", "8s8h", "6s6h"])
+    assert only(strategy, hand) == Fold()  # strangers: nothing is known about them yet
+    assert only(strategy, hand, (STATION,) * 9) == Fold()
+
+
+def test_smart_never_folds_the_nuts_on_the_river() -> None:
+    # Heads-up: player 1 (the button) holds a royal flush and faces a river bet.
+    hand = stacked(["QsQd", "AhKh"], "QhJhTh2c3d")
+    act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), RaiseTo(40))
+    assert hand.to_act == 1
+    for strategy in (NORMAL, HARD):
+        counts = choices(strategy, hand, (ROCK, ROCK))
+        assert counts["Fold"] == 0
+        assert counts["RaiseTo"] > counts["Call"]  # raise for value
+
+
+def test_smart_folds_air_to_a_big_river_bet_from_a_rock() -> None:
+    hand = stacked(["Ks9s", "7c2d"], "Ad8h4c3sJd")  # king high, no draw left
+    act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), RaiseTo(12))
+    assert hand.to_act == 1
+    counts = choices(HARD, hand, (ROCK, ROCK))
+    assert counts["Fold"] >= 38
+
+
+def test_smart_calls_a_maniac_lighter_than_a_rock() -> None:
+    # Middle pair on the river facing a bet of twice the pot.
+    hand = stacked(["AsQd", "8h7h"], "8c4d2s Kc 3h")
+    act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), RaiseTo(8))
+    assert hand.to_act == 1
+    against_rock = choices(HARD, hand, (ROCK, ROCK))
+    against_maniac = choices(HARD, hand, (MANIAC, MANIAC))
+    assert against_rock["Fold"] >= 30
+    assert against_maniac["Fold"] <= 10
+
+
+def test_smart_bluffs_folders_more_than_calling_stations() -> None:
+    # Nothing on the river, checked to: a bluff can only win if the opponent folds.
+    hand = stacked(["Ts9s", "7c2d"], "Ad8h4c3sKd")
+    act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), Check())
+    assert hand.to_act == 1
+    against_folder = choices(HARD, hand, (FOLDER, FOLDER), runs=60)
+    against_station = choices(HARD, hand, (STATION, STATION), runs=60)
+    assert against_folder["RaiseTo"] > against_station["RaiseTo"]
+    assert against_station["RaiseTo"] <= 6
+
+
+def test_smart_bets_are_sized_from_the_pot_and_legal() -> None:
+    sizes = []
+    for _hand, view in spots(400, seed=13):
+        action = NORMAL.decide(view, random.Random(2))
+        assert view.legal.allows(action)
+        betting = isinstance(action, RaiseTo) and view.legal.is_bet and view.street > 0
+        if betting and action.amount < 0.67 * view.stack:  # bigger bets go all-in on purpose
+            sizes.append(action.amount / view.pot_total)
+    assert sizes
+    assert all(0.0 < size <= 1.6 for size in sizes)
+
+
+def test_smart_difficulties_differ_in_samples_noise_and_reads() -> None:
+    easy, normal, hard = (SETTINGS[level] for level in Difficulty)
+    assert easy.samples < normal.samples < hard.samples
+    assert easy.noise > normal.noise > hard.noise == 0.0
+    assert easy.reading < normal.reading < hard.reading
+    assert easy.exploit < normal.exploit < hard.exploit
+
+
+def test_tendencies_start_from_priors_and_follow_observations() -> None:
+    unknown = Tendencies.of(NO_STATS, 1.0)
+    maniac = Tendencies.of(MANIAC, 1.0)
+    ignored = Tendencies.of(MANIAC, 0.0)
+    assert dataclasses.astuple(ignored) == pytest.approx(dataclasses.astuple(unknown))
+    assert maniac.aggression > 0.8 > unknown.aggression
+    assert maniac.fold_to_bet < unknown.fold_to_bet
+    assert maniac.shown_width > 0.8 and maniac.informative < 0.2
+    rock = Tendencies.of(ROCK, 1.0)
+    assert rock.fold_chance(False, 0.45) > rock.fold_chance(False, 0.15)

@@ -1,0 +1,84 @@
+"""Table statistics from public events: what is counted, per stable player key."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bots.preflop import preflop_table
+from engine.bots.stats import NO_STATS, PlayerStats, TableStats, hand_stats
+from engine.cards import parse_cards
+from engine.holdem import Call, Check, Fold, HoleCardsDealt, RaiseTo
+from tests.engine.bots.helpers import act_all, stacked
+
+
+def test_stats_count_preflop_and_postflop_actions() -> None:
+    # Players: 0 small blind, 1 big blind, 2 first to act (button in 3-handed play).
+    hand = stacked(["AsAh", "KdKc", "7c2d"], "Qs8h3c4d9s", stacks=[200, 200, 200])
+    act_all(
+        hand,
+        RaiseTo(6),  # 2 opens
+        RaiseTo(18),  # 0 re-raises
+        Call(),  # 1 calls
+        Call(),  # 2 calls
+        Check(),  # flop: 0 checks
+        RaiseTo(20),  # 1 bets 20 into 54 (a small bet: calling costs 20/74 of the pot)
+        Fold(),  # 2 folds to it
+        RaiseTo(120),  # 0 raises big
+        Call(),  # 1 calls
+        Check(),  # turn
+        Check(),
+        Check(),  # river
+        Check(),
+    )
+    assert hand.is_complete
+    sb, bb, opener = hand_stats(hand.events, 3)
+    assert (opener.vpip, opener.pfr, opener.three_bets) == (1, 1, 0)
+    assert (sb.vpip, sb.pfr, sb.three_bets) == (1, 1, 1)
+    assert (bb.vpip, bb.pfr) == (1, 0)
+    assert opener.faced_raises == 1 and opener.folded_to_raises == 0
+    assert bb.faced_raises == 1 and bb.faced_big_raises == 1
+    assert opener.faced_bets == 1 and opener.folded_to_bets == 1
+    assert opener.faced_big_bets == 0  # 20 into 74 is under BIG_BET
+    assert sb.aggressive == 1 and sb.checks == 3 and sb.faced_bets == 1
+    assert bb.aggressive == 1 and bb.calls == 1 and bb.faced_big_bets == 1
+    assert sb.showdowns == bb.showdowns == 1 and opener.showdowns == 0
+    assert sb.showdowns_won == 1 and bb.showdowns_won == 0
+    table = preflop_table()
+    assert sb.shown == 1
+    assert sb.shown_percentile_sum == pytest.approx(table.percentile(*parse_cards("AsAh")))
+    assert all(stats.hands == 1 for stats in (sb, bb, opener))
+
+
+def test_stats_never_read_private_hole_cards() -> None:
+    hand = stacked(["AsAh", "KdKc"])
+    act_all(hand, Fold())
+    public = [e for e in hand.events if not isinstance(e, HoleCardsDealt)]
+    assert hand_stats(hand.events, 2) == hand_stats(public, 2)
+    # Nobody showed: no card (not even as a percentile) enters the stats.
+    assert all(stats.shown == 0 for stats in hand_stats(hand.events, 2))
+
+
+def test_table_stats_follow_players_as_the_button_moves() -> None:
+    book = TableStats()
+    hand = stacked(["AsAh", "KdKc"])
+    act_all(hand, Fold())  # heads-up: player 1 (the button) folds its small blind
+    book.record(hand.events, ["bob", "ann"])
+    hand = stacked(["AsAh", "KdKc"])
+    act_all(hand, RaiseTo(6), Fold())  # now bob has the button, raises, and ann folds
+    book.record(hand.events, ["ann", "bob"])
+    ann, bob = book.get("ann"), book.get("bob")
+    assert ann.hands == bob.hands == 2
+    assert bob.pfr == 1 and bob.vpip == 1
+    assert ann.pfr == 0 and ann.faced_raises == 1 and ann.folded_to_raises == 1
+    assert book.snapshot(["bob", "ann"]) == (bob, ann)
+    assert book.get("carol") == NO_STATS
+    book.forget("ann")
+    assert book.get("ann") == NO_STATS
+
+
+def test_player_stats_add_up() -> None:
+    total = PlayerStats(hands=2, vpip=1, shown_percentile_sum=0.5) + PlayerStats(
+        hands=1, vpip=1, shown_percentile_sum=0.25
+    )
+    assert total == PlayerStats(hands=3, vpip=2, shown_percentile_sum=0.75)
+    assert PlayerStats(aggressive=2, calls=1, checks=3).postflop_actions == 6
