@@ -400,6 +400,7 @@ async def start_holdem_fixture(
         seed: int = 7,
         overrides: Mapping[str, Any] | None = None,
         pacer: Pacer | None = None,
+        linger: float = 0.0,
     ) -> HoldemWorld:
         scheduler = SteppedScheduler()
         events: list[tuple[int, TableEvent]] = []
@@ -426,7 +427,7 @@ async def start_holdem_fixture(
                 table_overrides={**FAST, **(overrides or {})},
                 pacer=pacer or Pacer(per_second=45.0),
                 tap=tap,
-                linger=0.0,
+                linger=linger,
             )
             cogs.append(cog)
             return cog

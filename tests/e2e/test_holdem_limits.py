@@ -1,0 +1,55 @@
+"""Under Discord's real per-channel limits (5 messages and 5 edits per 5 s), hands that bots play
+out in milliseconds cost no 429: the table message skips to the latest state and the posts that
+pile up go out together."""
+
+from __future__ import annotations
+
+from conftest import World
+from fakediscord import FakeDiscord
+from holdem_fixtures import (
+    Factory,
+    check_privacy,
+    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
+)
+
+from bot.discord.holdem.presenter import POST_LINGER_SECONDS
+from bot.holdem.events import HandFinished, StreetDealt, TableChanged
+
+HANDS = 3
+
+
+async def test_holdem_bot_bursts_stay_within_the_channel_limits(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, alice = fake_discord, world.alice
+    h = await start_holdem(linger=POST_LINGER_SECONDS)
+    opened = await fake.slash(alice, world.channel, "holdem start", bots=5)
+    await opened.wait_answered()
+
+    # Alice folds whenever she can; five bots then play each hand out at once.
+    while h.hands_finished() < HANDS:
+        message, _ref = await h.wait_offer(alice, within=60)
+        await h.act(alice, "Fold" if "Fold" in message.button_labels else "Check")
+    await h.wait_offer(alice, within=60)  # the table message caught up with the next hand
+
+    results = [f"Hand #{n} · Result" for n in range(1, HANDS + 1)]
+    await fake.wait_until(
+        lambda: all(
+            any(r in m.text for m in fake.channel_messages(world.channel)) for r in results
+        ),
+        within=60,
+        what="every result posted",
+    )
+    assert fake.stats.rate_limited == 0
+    assert fake.unacknowledged() == []
+    channel = f"/channels/{world.channel.id}/messages"
+    created = [
+        r for r in fake.requests if r.route.startswith("POST /channels/") and channel in r.path
+    ]
+    edited = [
+        r for r in fake.requests if r.route == "PATCH /channels/{channel_id}/messages/{message_id}"
+    ]
+    posts = len(h.of(StreetDealt)) + len(h.of(HandFinished))
+    assert len(created) < posts + HANDS  # streets, results and table messages were merged
+    assert len(edited) < len(h.of(TableChanged)) / 2  # edits skipped to the latest state
+    assert check_privacy(fake, h).problems == []
