@@ -1,0 +1,46 @@
+"""Every custom_id the Blackjack front puts on Discord components, in one place.
+
+Buttons carry the storage round id (unique across the bot) and, for decisions, the step they
+were offered at, so a click after a restart is understood and a stale or repeated click is
+recognised:
+
+- ``blackjack:act:{round}:{step}:{action}`` with an ``engine.blackjack.Action`` value (``hit``,
+  ``stand``, ``double``, ``split``, ``surrender``, ``insure``, ``even_money``, ``no_insurance``);
+- ``blackjack:deal:{round}`` for "Deal now" during the betting window;
+- ``blackjack:hint:{round}`` for "Hint" (basic strategy, ephemerally).
+
+All are far below Discord's 100-character limit (ids are at most 20 digits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.blackjack import Action
+
+_ACTIONS = "|".join(action.value for action in Action)
+ACTION_TEMPLATE = (
+    r"blackjack:act:(?P<round>[0-9]{1,20}):(?P<step>[0-9]{1,20}):" rf"(?P<action>{_ACTIONS})"
+)
+DEAL_TEMPLATE = r"blackjack:deal:(?P<round>[0-9]{1,20})"
+HINT_TEMPLATE = r"blackjack:hint:(?P<round>[0-9]{1,20})"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRef:
+    """Which offer a decision button answers: the round and the step it was offered at."""
+
+    round_id: int
+    step: int
+
+
+def action_id(ref: ActionRef, action: Action) -> str:
+    return f"blackjack:act:{ref.round_id}:{ref.step}:{action.value}"
+
+
+def deal_id(round_id: int) -> str:
+    return f"blackjack:deal:{round_id}"
+
+
+def hint_id(round_id: int) -> str:
+    return f"blackjack:hint:{round_id}"

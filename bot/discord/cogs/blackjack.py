@@ -1,0 +1,424 @@
+"""``/blackjack``: Blackjack against the dealer in a channel, several members at one table.
+
+One table per channel (a thread counts as a channel). The cog checks who is asking and hands the
+request to the table host (``bot.blackjack.host``); the host's events come back through one
+``BlackjackPresenter`` per channel, which does the Discord requests. A table holds no chips
+between rounds, so it lives in memory only: at startup the channels whose rounds recovery
+refunded are told so, and at shutdown every table is suspended (the round in play refunded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.blackjack.errors import (
+    ActionRefused,
+    NotInRoundError,
+    NotYourTurnError,
+    StaleActionError,
+)
+from bot.blackjack.events import TablePhase
+from bot.blackjack.host import BlackjackSettings, BlackjackTable
+from bot.blackjack.view import deciding, in_order, seat_label
+from bot.discord.blackjack import formatting
+from bot.discord.blackjack.components import DYNAMIC_ITEMS
+from bot.discord.blackjack.ids import ActionRef
+from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
+from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap, Pacer
+from bot.discord.client import FeltBot
+from bot.discord.errors import Refusal
+from bot.discord.guild_settings import blackjack_defaults
+from bot.discord.permissions import guild_member, require_game_channel
+from bot.discord.replies import acknowledge
+from bot.tables.clock import AsyncioScheduler, Callback, Scheduler, TimerHandle
+from bot.tables.errors import TableError
+from engine.blackjack import INSURANCE_ACTIONS, Action, Rules, Shoe
+from storage import MAX_CHIPS, Storage
+
+_log = logging.getLogger("felt.discord.blackjack")
+
+REFUNDED_BY_RECOVERY = "Felt restarted during this round"
+SUSPENDED = "Felt is restarting"
+DRAIN_SECONDS = 10.0
+"""At shutdown, how long the tables' last messages may take to go out."""
+INSURANCE_RETRIES = 3
+"""Insurance decisions may come in any order; a click that lost the race to another player's
+decision is re-applied at the new step this many times."""
+
+Chips = app_commands.Range[int, 1, MAX_CHIPS]
+ShoeFactory = Callable[[Rules], Shoe]
+
+
+class _NoTimer:
+    def cancel(self) -> None:
+        pass
+
+
+class HaltableScheduler:
+    """A scheduler that can call off every timer at once (the cog's unload, or a test's crash).
+
+    Mirrors the Hold'em cog's ``HaltableScheduler`` (to be shared in ``bot.tables.clock``).
+    """
+
+    def __init__(self, inner: Scheduler) -> None:
+        self.inner = inner
+        self.halted = False
+        self._timers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def now(self) -> float:
+        return self.inner.now()
+
+    def call_later(self, delay: float, callback: Callback) -> TimerHandle:
+        if self.halted:
+            return _NoTimer()
+        timer = self.inner.call_later(delay, callback)
+        self._timers.add(timer)
+        return timer
+
+    def halt(self) -> None:
+        self.halted = True
+        for timer in list(self._timers):
+            timer.cancel()
+
+
+class Blackjack(commands.Cog):
+    """Blackjack tables: commands, buttons, and the tables' lifecycle."""
+
+    blackjack = app_commands.Group(
+        name="blackjack", description="Blackjack against the dealer, with your chips"
+    )
+
+    def __init__(
+        self,
+        bot: FeltBot,
+        *,
+        scheduler: Scheduler | None = None,
+        shoes: ShoeFactory | None = None,
+        table_overrides: Mapping[str, Any] | None = None,
+        pacer: Pacer | None = None,
+        house_edges: HouseEdges | None = None,
+        tap: EventTap | None = None,
+        linger: float = POST_LINGER_SECONDS,
+    ) -> None:
+        self.bot = bot
+        self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
+        self.pacer = pacer or Pacer()
+        self.house_edges = house_edges or HouseEdges()
+        self.tables: dict[int, BlackjackTable] = {}
+        self.presenters: dict[int, BlackjackPresenter] = {}
+        self._shoes = shoes
+        self._overrides = dict(table_overrides or {})
+        self._tap = tap
+        self._linger = linger
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._executor: ThreadPoolExecutor | None = None
+
+    # ----- lifecycle ---------------------------------------------------------------------------
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.error_router.register_refusal(TableError)
+        if not self.bot.has_storage:
+            _log.warning("no storage: Blackjack tables are unavailable")
+            return
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="felt-bj-render")
+        recovery = self.bot.recovery
+        for refunded in recovery.refunded_rounds if recovery is not None else ():
+            presenter = self._presenter_for(refunded.guild_id, refunded.channel_id)
+            presenter.announce(
+                formatting.cancelled_post(refunded.round_id, REFUNDED_BY_RECOVERY, refunded.refunds)
+            )
+        self.bot.add_shutdown_hook(self.suspend)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.remove_shutdown_hook(self.suspend)
+        await self.halt()
+
+    async def suspend(self) -> None:
+        """The shutdown hook: refund every round in play, let the channels hear it, then stop."""
+        for table in list(self.tables.values()):
+            try:
+                await table.suspend(SUSPENDED)
+            except Exception:
+                _log.exception(
+                    "could not suspend a blackjack table", extra={"channel_id": table.channel_id}
+                )
+        presenters = list(self.presenters.values())
+        if presenters:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*(presenter.drain() for presenter in presenters)),
+                    DRAIN_SECONDS,
+                )
+        await self.halt()
+
+    async def halt(self) -> None:
+        """Stop everything at once, touching no chips (unload; a test's crash)."""
+        self.scheduler.halt()
+        presenters = list(self.presenters.values())
+        self.presenters.clear()
+        self.tables.clear()
+        await asyncio.gather(*(presenter.aclose() for presenter in presenters))
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def _presenter_for(self, guild_id: int, channel_id: int) -> BlackjackPresenter:
+        presenter = self.presenters.get(channel_id)
+        if presenter is None:
+            presenter = BlackjackPresenter(
+                client=self.bot,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                pacer=self.pacer,
+                executor=self._executor,
+                hints=lambda: self._hints_at(channel_id),
+                tap=self._tap,
+                linger=self._linger,
+            )
+            self.presenters[channel_id] = presenter
+        return presenter
+
+    def _hints_at(self, channel_id: int) -> bool:
+        table = self.tables.get(channel_id)
+        return table is None or table.settings.hints
+
+    # ----- tables ------------------------------------------------------------------------------
+
+    @property
+    def storage(self) -> Storage:
+        return self.bot.storage
+
+    def _require_storage(self) -> None:
+        if not self.bot.has_storage or self._executor is None:
+            raise Refusal("Blackjack is not available: Felt runs without its chip database.")
+
+    async def _next_settings(self, guild_id: int, channel_id: int) -> BlackjackSettings:
+        """The settings of this channel's current round, or of the next one (the guild's
+        defaults now: an admin's change applies from the next round)."""
+        table = self.tables.get(channel_id)
+        if table is not None and table.phase is not TablePhase.IDLE:
+            return table.settings
+        config = await blackjack_defaults(self.storage, guild_id, self.bot.config)
+        return table_settings(config, self._overrides)
+
+    def _table_for(
+        self,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        settings: BlackjackSettings,
+    ) -> BlackjackTable:
+        """The channel's table, made (or remade between rounds, when the guild's settings
+        changed) with ``settings``. Call under the channel's lock."""
+        table = self.tables.get(channel_id)
+        if table is not None and (table.phase is not TablePhase.IDLE or table.settings == settings):
+            return table
+        table = BlackjackTable(
+            storage=self.storage,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            name=name,
+            settings=settings,
+            scheduler=self.scheduler,
+            presenter=self._presenter_for(guild_id, channel_id),
+            shoe=self._shoes(settings.rules) if self._shoes is not None else None,
+        )
+        self.tables[channel_id] = table
+        return table
+
+    def _lock_for(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    def _table_of_round(
+        self, interaction: discord.Interaction[Any], round_id: int
+    ) -> BlackjackTable:
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is None or table.round_id != round_id:
+            raise StaleActionError("That round is over: its buttons no longer do anything.")
+        return table
+
+    # ----- buttons -----------------------------------------------------------------------------
+
+    async def on_action(
+        self, interaction: discord.Interaction[Any], ref: ActionRef, action: Action
+    ) -> None:
+        table = self._table_of_round(interaction, ref.round_id)
+        user_id = interaction.user.id
+        step = self._checked_step(table, user_id, ref, action)
+        await interaction.response.defer()
+        for _attempt in range(INSURANCE_RETRIES):
+            try:
+                await table.act(user_id, ref.round_id, step, action)
+                return
+            except StaleActionError:
+                if action not in INSURANCE_ACTIONS:
+                    raise
+                step = self._checked_step(table, user_id, ref, action)
+        raise StaleActionError("The table is busy: please try again.")
+
+    def _checked_step(
+        self, table: BlackjackTable, user_id: int, ref: ActionRef, action: Action
+    ) -> int:
+        """The step at which to apply ``action`` for ``user_id``, or the refusal the click
+        deserves (checked at once, without waiting on the table)."""
+        snapshot = table.snapshot()
+        if snapshot.round_id != ref.round_id:
+            raise StaleActionError("That round is over: its buttons no longer do anything.")
+        if snapshot.player(user_id) is None:
+            raise NotInRoundError(
+                "You have no bet in this round: `/blackjack deal` to join the next one."
+            )
+        offers = deciding(snapshot).get(user_id, frozenset())
+        if action in INSURANCE_ACTIONS and offers & INSURANCE_ACTIONS:
+            # Each player decides on insurance once a round, in any order, so any of this
+            # round's insurance buttons means that one decision: take it at the current step.
+            step = snapshot.step
+        elif ref.step != snapshot.step:
+            raise StaleActionError("That button is out of date; use the latest one.")
+        else:
+            step = ref.step
+        if not offers:
+            raise NotYourTurnError("It is not your turn.")
+        if action not in offers:
+            choices = " or ".join(f"**{choice.label}**" for choice in in_order(offers))
+            raise ActionRefused(f"{action.label} is not on offer for you now: {choices}.")
+        return step
+
+    async def on_deal_now(self, interaction: discord.Interaction[Any], round_id: int) -> None:
+        table = self._table_of_round(interaction, round_id)
+        snapshot = table.snapshot()
+        if snapshot.phase is not TablePhase.BETTING:
+            raise StaleActionError("The cards are already dealt.")
+        if snapshot.player(interaction.user.id) is None:
+            raise NotInRoundError(
+                "Only players with a bet in this round can deal: `/blackjack deal` to join."
+            )
+        await interaction.response.defer()
+        await table.deal_now(interaction.user.id)
+
+    async def on_hint(self, interaction: discord.Interaction[Any], round_id: int) -> None:
+        table = self._table_of_round(interaction, round_id)
+        await interaction.response.send_message(
+            self._hint_text(table, interaction.user.id), ephemeral=True
+        )
+
+    def _hint_text(self, table: BlackjackTable, user_id: int) -> str:
+        if not table.settings.hints:
+            raise Refusal("Hints are turned off on this server.")
+        advice = table.hint(user_id)
+        return (
+            f"Basic strategy says: **{advice.action.label}** ({advice.row}; chart: {advice.code})."
+        )
+
+    # ----- commands ----------------------------------------------------------------------------
+
+    @blackjack.command(name="deal", description="Bet on this channel's next round of Blackjack.")
+    @app_commands.describe(bet="Your bet in chips, within the table's limits")
+    async def deal(self, interaction: discord.Interaction[FeltBot], bet: Chips) -> None:
+        member = guild_member(interaction)
+        if member.bot:
+            raise Refusal("Bot accounts cannot play.")
+        if isinstance(bet, bool) or not isinstance(bet, int):
+            raise InvalidBet("The bet must be a whole number of chips.")
+        await require_game_channel(interaction)
+        self._require_storage()
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        guild_id = member.guild.id
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        async with self._lock_for(channel_id):
+            settings = await self._next_settings(guild_id, channel_id)
+            amount = checked_bet(bet, settings)
+            # Open the wallet first (with the guild's starting chips), so that a refusal for
+            # too big a bet quotes the real balance.
+            account = await self.storage.get_account(guild_id, member.id)
+            opened = account is None
+            if account is None:
+                account = await self.storage.ensure_account(guild_id, member.id)
+            name = getattr(interaction.channel, "name", None)
+            table = self._table_for(
+                guild_id, channel_id, f"Blackjack · #{name}" if name else "Blackjack", settings
+            )
+            seat = await table.bet(
+                member.id, member.display_name, amount, key=f"blackjack:bet:{interaction.id}"
+            )
+            snapshot = table.snapshot()
+        balance = await self.storage.balance(guild_id, member.id)
+        when = "soon"
+        if snapshot.phase is TablePhase.BETTING and snapshot.deadline is not None:
+            when = f"<t:{int(snapshot.deadline)}:R>"
+        welcome = ""
+        if opened:
+            welcome = f"Welcome to Felt! Your account is open with {account.balance:,} chips.\n"
+        await interaction.followup.send(
+            f"{welcome}You bet {amount:,} chips on round #{snapshot.round_id} (seat "
+            f"{seat_label(seat)}); you have {balance:,} left. The cards are dealt {when}, or as "
+            f"soon as a player presses **{formatting.DEAL_NOW}**.",
+            ephemeral=True,
+        )
+
+    @blackjack.command(name="rules", description="This table's rules and the house edge.")
+    async def rules(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        self._require_storage()
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        settings = await self._next_settings(member.guild.id, channel_id)
+        try:
+            edge: float | None = await self.house_edges.get(settings.rules)
+        except Exception:
+            _log.exception("could not work out the house edge")
+            edge = None
+        lines = [f"• {line}" for line in formatting.rules_lines(settings.rules)]
+        lines += ["", formatting.house_edge_line(edge)]
+        embed = discord.Embed(
+            title="Blackjack rules at this table",
+            description="\n".join(lines),
+            colour=formatting.TABLE_COLOUR,
+        )
+        hints = (
+            "`/blackjack hint` tells you what basic strategy says"
+            if settings.hints
+            else ("hints are off on this server")
+        )
+        embed.add_field(
+            name="Table",
+            value=(
+                f"Bets {settings.min_bet:,} to {settings.max_bet:,} chips · "
+                f"{settings.betting_seconds:g} s to bet before the deal · "
+                f"{settings.turn_seconds:g} s per decision (a hand that runs out of time "
+                f"stands) · {hints}."
+            ),
+            inline=False,
+        )
+        await interaction.followup.send(embed=embed, ephemeral=True)
+
+    @blackjack.command(
+        name="hint", description="What basic strategy says for your hand (only you see it)."
+    )
+    async def hint(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is None or table.round_id is None:
+            raise Refusal("No round is being played here: `/blackjack deal` to start one.")
+        await interaction.response.send_message(self._hint_text(table, member.id), ephemeral=True)
+
+
+async def setup(bot: FeltBot) -> None:
+    await bot.add_cog(Blackjack(bot))
