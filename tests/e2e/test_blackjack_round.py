@@ -1,0 +1,97 @@
+"""A Blackjack round end to end under Discord's real rate limits: two members bet, a third
+looks on, the table message follows the round, and each member sees only their own answers."""
+
+from __future__ import annotations
+
+from blackjack_fixtures import (
+    BlackjackWorld,
+    Factory,
+    refusal,
+    start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
+)
+from conftest import World
+from fakediscord import FakeDiscord, ResponseKind
+
+from bot.blackjack.events import RoundFinished, TableChanged
+from storage import Storage
+
+HIDDEN = "🂠"
+
+
+async def test_two_members_play_a_round_through_one_table_message(
+    fake_discord: FakeDiscord, world: World, start_blackjack: Factory
+) -> None:
+    # Alice 10-6 and Bob 9-10 against a dealer 7 with a 10 in the hole; Alice draws a 4.
+    fake, alice, bob, ada = fake_discord, world.alice, world.bob, world.admin
+    h: BlackjackWorld = await start_blackjack(cards="Th 9c 7d 6s Ts Td 4h")
+    storage: Storage = h.bot.storage
+
+    placed = await h.bet(alice, 100)
+    assert placed.reply.ephemeral_for is alice.user
+    assert placed.reply.content.startswith(
+        "Welcome to Felt! Your account is open with 1,000 chips.\n"
+        "You bet 100 chips on round #1 (seat 1); you have 900 left. The cards are dealt <t:"
+    )
+    assert await storage.balance(world.guild.id, alice.id) == 900  # in escrow already
+    betting = await h.wait_message(lambda m: "Alice" in m.text, "the betting table message")
+    assert betting.button_labels == ["Deal now"]
+    assert betting.content.startswith("Bets are open: `/blackjack deal` to join this round.")
+
+    joined = await h.bet(bob, 50)
+    assert "round #1 (seat 2); you have 950 left" in joined.reply.content
+    betting = await h.wait_message(lambda m: "Bob" in m.text, "Bob's bet on the table")
+    assert "Only players with a bet in this round can deal" in await refusal(
+        h, ada, betting, label="Deal now"
+    )
+    dealt = await fake.click(bob, betting, label="Deal now")
+    await dealt.wait_answered()
+    assert dealt.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE
+
+    # Alice's turn: only legal buttons; the hole card is face down everywhere.
+    offer = await h.wait_offer(alice)
+    assert offer.id == betting.id  # one table message for the whole round
+    assert offer.button_labels == ["Hit", "Stand", "Double down", "Hint"]
+    assert offer.content.startswith(f"▶ <@{alice.id}> to act (16 against the dealer's 7♦)")
+    assert "times out <t:" in offer.content
+    assert HIDDEN in offer.text and "10♦" not in offer.text
+    assert await refusal(h, bob, offer, label="Hit") == "It is not your turn."
+    assert "You have no bet in this round" in await refusal(h, ada, offer, label="Stand")
+    hint = await fake.click(alice, offer, label="Hint")
+    await hint.wait_answered()
+    assert hint.reply.ephemeral_for is alice.user
+    assert hint.reply.content.startswith("Basic strategy says: **Hit** (hard 16 against a Seven")
+
+    await h.act(alice, "Hit")
+    await h.act(alice, "Stand")
+    offer = await h.wait_offer(bob)
+    assert offer.button_labels == ["Hit", "Stand", "Double down", "Hint"]
+    await h.act(bob, "Stand")
+
+    results = await fake.wait_for_message(world.channel, lambda m: "Results" in m.text)
+    assert results.embed is not None
+    assert results.embed["title"] == "Round #1 · Results"
+    assert results.embed["description"].splitlines() == [
+        "Dealer: 7♦ 10♦ (17)",
+        "**Alice** +100 (bet 100, paid 200): Hand 1: win (+100)",
+        "**Bob** +50 (bet 50, paid 100): Hand 1: win (+50)",
+    ]
+    await h.settle()
+    final = h.table_message()
+    assert final is not None and final.id == betting.id and len(h.table_messages()) == 1
+    assert final.buttons == [] and final.content.startswith("Round over")
+    assert "10♦" in final.text and HIDDEN not in final.text
+
+    assert await storage.balance(world.guild.id, alice.id) == 1_100
+    assert await storage.balance(world.guild.id, bob.id) == 1_050
+    assert (await storage.check()).ok
+    # What each member saw privately: their own answers only.
+    assert [m.content[:11] for m in fake.ephemerals(alice)] == ["Welcome to ", "Basic strat"]
+    assert [m.content[:10] for m in fake.ephemerals(bob)] == ["Welcome to", "It is not "]
+    assert all("bet in this round" in m.content for m in fake.ephemerals(ada))
+    # Discord's limits held (5 edits per 5 s per channel) because edits were coalesced.
+    assert fake.stats.rate_limited == 0
+    assert fake.unacknowledged() == []
+    edits = [r for r in fake.requests if r.route.startswith("PATCH /channels/")]
+    changes = len(h.of(TableChanged))
+    assert 0 < len(edits) < changes, (len(edits), changes)
+    assert len(h.of(RoundFinished)) == 1
