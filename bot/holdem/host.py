@@ -60,6 +60,8 @@ from bot.holdem.events import (
 from bot.holdem.settings import HoldemSettings
 from bot.render.models import SeatStatus
 from bot.tables.clock import Scheduler, TimerHandle
+from engine.bots import TableStats
+from engine.bots.runner import HandBot
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.holdem import (
@@ -199,6 +201,8 @@ class HoldemTable:
         self._pending: dict[int, _PendingJoin] = {}
         self._running_pot = 0
         self._last_actions: dict[int, str] = {}
+        self.stats = TableStats()
+        """Public statistics of everyone who played here, for the bots to read."""
         self._closed = asyncio.Event()
         self._suspended = False
 
@@ -380,6 +384,14 @@ class HoldemTable:
             action_count=hand.action_count if hand is not None else 0,
             seats=tuple(seats),
         )
+
+    def _player_keys(self) -> list[tuple[str, int | str]]:
+        """A stable identity for each player of the hand, in PHH order."""
+        keys: list[tuple[str, int | str]] = []
+        for seat_no in self._order:
+            seat = self.seats[seat_no]
+            keys.append(("user", seat.user_id) if seat.user_id is not None else ("bot", seat.name))
+        return keys
 
     def _winnings(self) -> dict[int, int]:
         won: dict[int, int] = {}
@@ -616,7 +628,13 @@ class HoldemTable:
             seat = self.seats[self._order[player]]
             assert seat.bot is not None
             try:
-                action = await asyncio.to_thread(seat.bot.decide, hand, player)
+                if isinstance(seat.bot, HandBot):
+                    # engine.bots reads its opponents from the table's public statistics.
+                    seat.bot.stats = self.stats
+                    keys = self._player_keys()
+                    action = await asyncio.to_thread(seat.bot.decide, hand, player, keys)
+                else:
+                    action = await asyncio.to_thread(seat.bot.decide, hand, player)
                 events = hand.act(player, action)
             except Exception:
                 _log.exception("bot %s failed to act; it checks or folds", seat.name)
@@ -866,6 +884,7 @@ class HoldemTable:
         )
         for seat_no, stack in final.items():
             self.seats[seat_no].stack = stack
+        self.stats.record(hand.events, self._player_keys())
         shown = tuple(
             ShownHand(self._order[e.player], names[e.player], e.cards, e.description)
             for e in hand.events

@@ -30,15 +30,17 @@ from bot.holdem.events import (
 from bot.holdem.host import HoldemTable
 from bot.render.models import SeatStatus
 from bot.tables.clock import ManualScheduler
-from engine.holdem import Call, Check, RaiseTo
+from engine.holdem import Call, Check, Fold, RaiseTo
 from storage import Storage
 from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, Recorder, calling_station
 
 STARTING = 1000  # storage's default starting grant
 
 
-async def play_out(table: HoldemTable, scheduler: ManualScheduler, hands: int = 1) -> None:
-    """Let humans check/call and time run until ``hands`` more hands have finished."""
+async def play_out(
+    table: HoldemTable, scheduler: ManualScheduler, hands: int = 1, *, fold: bool = False
+) -> None:
+    """Let humans check/call (or check/fold) and time run until ``hands`` more hands finish."""
     target = table.hand_id + (hands - 1 if table.hand is not None else hands)
     for _ in range(500):
         if table.is_closed or (table.hand is None and table.hand_id >= target):
@@ -49,7 +51,7 @@ async def play_out(table: HoldemTable, scheduler: ManualScheduler, hands: int = 
             if seat.user_id is not None:
                 legal = hand.legal_actions()
                 assert legal is not None
-                action = Check() if legal.can_check else Call()
+                action = Check() if legal.can_check else (Fold() if fold else Call())
                 await table.act(seat.user_id, table.hand_id, hand.action_count, action)
                 continue
         await scheduler.advance(1.0)
@@ -307,4 +309,35 @@ async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
     assert info is not None and info.hand_in_progress is None
     assert {seat.seat_no: seat.stack for seat in info.seats} == start
     assert (await storage.recover()).is_empty  # nothing left for recovery to fix
+    assert (await storage.check()).ok
+
+
+async def test_host_with_real_smart_bots_plays_and_records_opponent_stats(
+    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+) -> None:
+    from bot.holdem.bots import TABLE_BOTS, TABLE_EQUITY
+    from bot.holdem.settings import HoldemSettings
+
+    table = await HoldemTable.create(
+        storage=storage,
+        guild_id=GUILD,
+        channel_id=7,
+        host_user_id=ALICE,
+        name="Smart table",
+        settings=HoldemSettings(
+            seats=4, bots=3, min_buy_in=100, bot_strategy="smart:easy", between_hands_seconds=1
+        ),
+        key="open-smart",
+        scheduler=scheduler,
+        presenter=recorder,
+        bots=TABLE_BOTS,
+        equity=TABLE_EQUITY,
+        rng=random.Random(3),
+    )
+    await table.join(ALICE, "Alice", 500)
+    await play_out(table, scheduler, hands=4, fold=True)
+    assert len(recorder.of(HandFinished)) >= 4
+    assert table.stats.get(("user", ALICE)).hands >= 4
+    bot_actions = [e for e in recorder.of(ActionTaken) if e.name.startswith("🤖")]
+    assert len(bot_actions) >= 4
     assert (await storage.check()).ok
