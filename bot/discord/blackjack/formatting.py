@@ -35,7 +35,8 @@ CONTENT_LIMIT = 2000
 EMBEDS_PER_MESSAGE = 10
 EMBED_TOTAL_LIMIT = 6000
 TITLE_LIMIT = 256
-FOOTER = "/blackjack deal to bet · /blackjack rules · /blackjack hint"
+FOOTER = "/blackjack deal to bet · /blackjack rules"
+HINT_FOOTER = " · /blackjack hint"
 
 TABLE_COLOUR = 0x1F7A45
 RESULT_COLOUR = 0xD4A017
@@ -129,7 +130,7 @@ def table_payload(
         content=content,
         title=escape(snapshot.table_name)[:TITLE_LIMIT],
         description=text,
-        footer=FOOTER,
+        footer=FOOTER + (HINT_FOOTER if hints else ""),
         view=view,
         buttons=tuple(table_buttons(snapshot, hints=hints)) if live else (),
         alt_text=f"Blackjack table {snapshot.table_name}: {round_text}, {view.phase.value}"[:1024],
