@@ -8,9 +8,9 @@ another coroutine, and cannot hold the write lock across an ``await`` to Discord
 adapter lives in ``storage/sqlite.py``; the PostgreSQL adapter (``storage/postgres.py``)
 translates placeholders and runs the same functions.
 
-A write body calls :meth:`Transaction.lock_guild` before it reads anything: SQLite runs one write
-at a time anyway, while PostgreSQL lets writes to different guilds run at once and must order
-those to the same guild.
+A write body locks its guild (:meth:`Transaction.lock_guild` or ``lock_guild_of``) before it
+reads anything: SQLite runs one write at a time anyway, while PostgreSQL lets writes to
+different guilds run at once and must order those to the same guild.
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ class Transaction(Protocol):
         """Wait until no other write transaction touching this guild is open, and keep the
         others waiting until this one ends. Every row a write changes belongs to one guild (or
         is an append-only row), so writes that lock their guild first run as if one at a time."""
+        ...
+
+    def lock_guild_of(self, query: str, params: Params = ()) -> None:
+        """:meth:`lock_guild` for the guild ``query`` selects (one row, one column: a guild id
+        read from a column that never changes, such as a table's); nothing if it selects none.
+        Run as part of the lock, so that finding the guild costs no extra statement."""
         ...
 
     def restart_ids(self, table: str, column: str) -> None:

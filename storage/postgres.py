@@ -114,11 +114,14 @@ def translate(statement: str) -> str:
     return "".join(out)
 
 
+LOCK_MODULUS = 2**31 - 1
+"""A guild's advisory lock is ``(LOCK_CLASS, guild_id % LOCK_MODULUS)``: both keys are 32-bit."""
+
+
 def guild_lock_key(guild_id: int) -> int:
-    """The second key (a signed 32-bit int) of a guild's advisory lock. Two guilds that share a
-    key only wait for each other now and then; that is never wrong."""
-    folded = (guild_id ^ (guild_id >> 32)) & 0xFFFFFFFF
-    return folded - (1 << 32) if folded >= 1 << 31 else folded
+    """The second key of a guild's advisory lock. Two guilds that share it only wait for each
+    other now and then; that is never wrong."""
+    return guild_id % LOCK_MODULUS
 
 
 class _WholeNumberLoader(Loader):
@@ -167,6 +170,16 @@ class PostgresTransaction:
             "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, guild_lock_key(guild_id))
         )
         self._locked.add(guild_id)
+
+    def lock_guild_of(self, query: str, params: Params = ()) -> None:
+        self._cursor.execute(
+            f"SELECT found.guild_id, pg_advisory_xact_lock({LOCK_CLASS}, "
+            f"(found.guild_id %% {LOCK_MODULUS})::integer) "
+            f"FROM ({translate(query)}) AS found (guild_id)",
+            params,
+        )
+        for row in self._cursor.fetchall():
+            self._locked.add(int(row[0]))
 
     def restart_ids(self, table: str, column: str) -> None:
         self._cursor.execute(

@@ -154,6 +154,9 @@ class SqliteTransaction:
     def lock_guild(self, guild_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already runs every write alone."""
 
+    def lock_guild_of(self, query: str, params: Params = ()) -> None:
+        """Nothing to do (and nothing to read), as for :meth:`lock_guild`."""
+
     def restart_ids(self, table: str, column: str) -> None:
         """Nothing to do: an ``INTEGER PRIMARY KEY`` always continues after the largest id."""
 

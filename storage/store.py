@@ -101,9 +101,9 @@ T = TypeVar("T")
 Clock = Callable[[], datetime]
 """Returns the current time as an aware datetime (converted to UTC)."""
 
-GuildOf = Callable[[Transaction], int | None]
-"""Which guild a write belongs to (None: no such table or round), found from columns that never
-change, before the write locks that guild and reads anything else."""
+GuildLock = Callable[[Transaction], None]
+"""Locks the guild a write belongs to (see :meth:`Transaction.lock_guild`), before the write
+reads anything else; a table's or a round's guild is found from a column that never changes."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite://"
@@ -153,24 +153,20 @@ async def migrate_database(target: str | Path) -> MigrationReport:
         await backend.close()
 
 
-def _in_guild(guild_id: int) -> GuildOf:
-    return lambda _tx: guild_id
+def _in_guild(guild_id: int) -> GuildLock:
+    return lambda tx: tx.lock_guild(guild_id)
 
 
-def _table_guild(table_id: int) -> GuildOf:
-    def find(tx: Transaction) -> int | None:
-        guild = tx.value("SELECT guild_id FROM poker_tables WHERE table_id = ?", (table_id,))
-        return None if guild is None else int(guild)
-
-    return find
+def _table_guild(table_id: int) -> GuildLock:
+    return lambda tx: tx.lock_guild_of(
+        "SELECT guild_id FROM poker_tables WHERE table_id = ?", (table_id,)
+    )
 
 
-def _round_guild(round_id: int) -> GuildOf:
-    def find(tx: Transaction) -> int | None:
-        guild = tx.value("SELECT guild_id FROM bj_rounds WHERE round_id = ?", (round_id,))
-        return None if guild is None else int(guild)
-
-    return find
+def _round_guild(round_id: int) -> GuildLock:
+    return lambda tx: tx.lock_guild_of(
+        "SELECT guild_id FROM bj_rounds WHERE round_id = ?", (round_id,)
+    )
 
 
 def _page(limit: int, offset: int) -> tuple[int, int]:
@@ -282,12 +278,12 @@ class Storage:
         result_type: type[R],
         body: Callable[[Work], R],
         *,
-        guild: GuildOf,
+        guild: GuildLock,
     ) -> R:
         """Run ``body`` as one idempotent operation: replay a stored result for a known key.
 
-        ``guild`` names the guild whose writes this one is ordered with (see
-        :meth:`Transaction.lock_guild`); it is locked before anything else is read."""
+        ``guild`` locks the guild whose writes this one is ordered with (see
+        :meth:`Transaction.lock_guild`), before anything else is read."""
         require_key(key)
         now = self._now()
         try:
@@ -296,7 +292,7 @@ class Storage:
             raise InvalidArgument(f"Unsupported argument for {name}: {error}") from error
 
         def run(tx: Transaction) -> R:
-            _lock(tx, guild)
+            guild(tx)
             stored = replayed(tx, name, key, print_)
             if stored is not None:
                 return codec.loads(result_type, stored)
@@ -307,7 +303,7 @@ class Storage:
 
         return await self._backend.write(run)
 
-    async def _write(self, body: Callable[[Work], R], *, guild: GuildOf | None) -> R:
+    async def _write(self, body: Callable[[Work], R], *, guild: GuildLock | None) -> R:
         """A write that is naturally idempotent and needs no key (settings, recovery).
 
         ``guild`` as for :meth:`_operate`; None only for a body that locks what it touches."""
@@ -315,7 +311,7 @@ class Storage:
 
         def run(tx: Transaction) -> R:
             if guild is not None:
-                _lock(tx, guild)
+                guild(tx)
             return body(Work(tx, now, self._economy))
 
         return await self._backend.write(run)
@@ -957,12 +953,6 @@ class Storage:
         """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
         lines = await self.table_sessions(table_id)
         return write_sessions(out, lines)
-
-
-def _lock(tx: Transaction, guild: GuildOf) -> None:
-    guild_id = guild(tx)
-    if guild_id is not None:
-        tx.lock_guild(guild_id)
 
 
 def _require_ids(guild_id: object, *user_ids: object) -> None:

@@ -265,22 +265,37 @@ async def test_a_deadlocked_transaction_is_run_again_from_the_start(database) ->
 
 async def test_a_write_waits_only_for_its_own_guild(database, raw_database) -> None:
     async with await Storage.open(database, busy_timeout=0.05) as storage:
-        await storage.ensure_account(GUILD, ALICE)
-        await storage.ensure_account(OTHER_GUILD, ALICE)
+        tables, rounds = {}, {}
+        for guild in (GUILD, OTHER_GUILD):
+            tables[guild] = (
+                await storage.open_table(guild, 1, settings={}, key=f"t{guild}")
+            ).table_id
+            rounds[guild] = (
+                await storage.open_round(guild, 2, {ALICE: 10}, key=f"r{guild}")
+            ).round_id
         with psycopg.connect(database, autocommit=True) as other:
             other.execute("BEGIN")
             other.execute(
                 "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, guild_lock_key(GUILD))
             )
-            with pytest.raises(DatabaseBusy):
-                await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="locked")
-            # another guild's write goes through while GUILD is locked
+            # a guild's writes wait, whether they name the guild, one of its tables or rounds
+            for blocked in (
+                storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="locked"),
+                storage.buy_in(tables[GUILD], 0, ALICE, 100, key="locked-in"),
+                storage.refund_round(rounds[GUILD], reason="x", key="locked-refund"),
+            ):
+                with pytest.raises(DatabaseBusy):
+                    await blocked
+            # another guild's writes go through while GUILD is locked
             change = await storage.admin_grant(OTHER_GUILD, ALICE, 5, actor_id=1, key="free")
+            await storage.buy_in(tables[OTHER_GUILD], 0, ALICE, 100, key="free-in")
+            await storage.refund_round(rounds[OTHER_GUILD], reason="x", key="free-refund")
             other.execute("ROLLBACK")
-        assert change.balance == 1_005
+        assert change.balance == 995
         assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="locked")).balance == (
-            1_005
+            995
         )
+        assert (await storage.check()).ok
 
 
 async def test_a_key_reused_in_another_guild_is_a_conflict(storage) -> None:
