@@ -1,12 +1,20 @@
 """Durable chip operations per second: hand settlements (6 seats, ledger and stats rows included)
-and buy-in/cash-out pairs, with synchronous=FULL and NORMAL, 1 and 20 concurrent writers.
+and buy-in/cash-out pairs, with synchronous=FULL and NORMAL, 1 and 20 concurrent writers; then
+settlements on SQLite (the default) and on PostgreSQL side by side, with 1, 4 and 16 writers.
 
 The reference, measured in the same run on the same disk, is a bare sqlite3 transaction (BEGIN
 IMMEDIATE, one UPDATE, COMMIT) at the same synchronous level: the floor any durable operation
 pays. Goal: at least 1,000 settlements/s with the default (synchronous=NORMAL, the log fsynced
 once a second in the background, which these figures include).
 
-    .venv/bin/python bench/storage.py [--seconds 1.5] [--long] [--dir DIR]
+PostgreSQL runs in a throwaway cluster this script starts (initdb in a temporary directory, a
+Unix socket, the server's default durability: fsync and synchronous_commit on), or on the server
+``--postgres URL`` names (a new schema is created there and dropped afterwards). Its reference is a
+bare psycopg transaction (one UPDATE, COMMIT). Each writer settles hands at a table of its own;
+PostgreSQL orders the writes of one guild (advisory lock) and runs different guilds' in parallel,
+so it is measured with every table in one guild and with one guild per table.
+
+    .venv/bin/python bench/storage.py [--seconds 1.5] [--long] [--dir DIR] [--postgres URL]
 """
 
 from __future__ import annotations
@@ -25,8 +33,10 @@ from pathlib import Path
 # `import storage` would find this file instead of the package.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
+sys.path.append(str(_HERE.parent))  # for tests.storage.pg_cluster
 
 import aiosqlite  # noqa: E402
+import psycopg  # noqa: E402
 
 from storage.models import SeatResult  # noqa: E402
 from storage.settings import EconomySettings  # noqa: E402
@@ -37,6 +47,8 @@ GUILD = 1
 SEATS = 6
 TABLES = 20
 GOAL = 1_000
+WRITERS = (1, 4, 16)
+"""Concurrent writers in the SQLite/PostgreSQL comparison."""
 PHH = (
     'variant = "NT"\nantes = [0, 0, 0, 0, 0, 0]\nblinds_or_straddles = [5, 10, 0, 0, 0, 0]\n'
     "min_bet = 10\nstarting_stacks = [1000, 1000, 1000, 1000, 1000, 1000]\nactions = [\n"
@@ -81,11 +93,13 @@ class Tables:
     last_hand: dict[int, int]
 
 
-async def setup(storage: Storage) -> Tables:
-    """20 tables with 6 members seated at each, every stack 1,000."""
+async def setup(storage: Storage, *, count: int = TABLES, guild_per_table: bool = False) -> Tables:
+    """``count`` tables (in one guild, or each in its own) with 6 members seated at each, every
+    stack 1,000."""
     tables = []
-    for t in range(TABLES):
-        table = (await storage.open_table(GUILD, 100 + t, settings={}, key=f"open-{t}")).table_id
+    for t in range(count):
+        guild = GUILD + t if guild_per_table else GUILD
+        table = (await storage.open_table(guild, 100 + t, settings={}, key=f"open-{t}")).table_id
         for seat in range(SEATS):
             user = 1_000 + t * SEATS + seat
             await storage.buy_in(table, seat, user, 1_000, key=f"in-{t}-{seat}")
@@ -208,12 +222,126 @@ async def measure(
     return reference, best
 
 
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Settlements/s by writers: SQLite's default, PostgreSQL in one guild and one per table."""
+
+    postgres_version: str
+    sqlite: dict[int, float]
+    postgres_one_guild: dict[int, float]
+    postgres_guild_per_table: dict[int, float]
+    postgres_bare: float
+
+
+def bare_postgres_commits(url: str, seconds: float) -> float:
+    """The PostgreSQL reference: bare durable transactions per second over one connection."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(
+            "CREATE TABLE IF NOT EXISTS bench_counter (id INTEGER PRIMARY KEY, n INTEGER)"
+        )
+        connection.execute("INSERT INTO bench_counter VALUES (1, 0) ON CONFLICT (id) DO NOTHING")
+        done = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            connection.execute("BEGIN")
+            connection.execute("UPDATE bench_counter SET n = n + 1 WHERE id = 1")
+            connection.execute("COMMIT")
+            done += 1
+        return done / (time.perf_counter() - start)
+
+
+def _with_schema(url: str, schema: str) -> str:
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}options=-csearch_path%3D{schema}"
+
+
+async def compare_backends(folder: Path, server: str, seconds: float, repeats: int) -> Comparison:
+    """Settlement rates with 1, 4 and 16 writers on SQLite (default settings) and PostgreSQL,
+    best of ``repeats`` slices taken in turn."""
+    schemas = ("felt_bench_one_guild", "felt_bench_guild_per_table")
+    with psycopg.connect(server, autocommit=True) as admin:
+        shown = admin.execute("SHOW server_version").fetchone()
+        version = str(shown[0]).split()[0] if shown else "?"
+        for schema in schemas:
+            admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            admin.execute(f"CREATE SCHEMA {schema}")
+    economy = EconomySettings(starting_chips=10**12)
+    stores: dict[str, Storage] = {}
+    layouts: dict[str, Tables] = {}
+    rates: dict[str, dict[int, float]] = {
+        name: dict.fromkeys(WRITERS, 0.0) for name in ("sqlite", *schemas)
+    }
+    bare = 0.0
+    rng = random.Random(2)
+    try:
+        stores["sqlite"] = await Storage.open(folder / "compare.db", economy=economy)
+        layouts["sqlite"] = await setup(stores["sqlite"], count=max(WRITERS))
+        for schema in schemas:
+            stores[schema] = await Storage.open(
+                _with_schema(server, schema), economy=economy, pool_size=max(WRITERS)
+            )
+            layouts[schema] = await setup(
+                stores[schema],
+                count=max(WRITERS),
+                guild_per_table=schema.endswith("per_table"),
+            )
+        for _ in range(repeats):
+            bare = max(bare, bare_postgres_commits(_with_schema(server, schemas[0]), seconds))
+            for name, store in stores.items():
+                for writers in WRITERS:
+                    rate = await settle_rate(store, layouts[name], writers, seconds, rng)
+                    rates[name][writers] = max(rates[name][writers], rate)
+        for store in stores.values():
+            report = await store.check()
+            assert report.ok, report.problems
+    finally:
+        for store in stores.values():
+            await store.close()
+        with psycopg.connect(server, autocommit=True) as admin:
+            for schema in schemas:
+                admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    return Comparison(version, rates["sqlite"], rates[schemas[0]], rates[schemas[1]], bare)
+
+
+def print_comparison(comparison: Comparison) -> None:
+    print()
+    print("Settlements/s by backend and concurrent writers (each writer at a table of its own):")
+    print(f"{'':<46}" + "".join(f"{f'{w} writer' + ('s' if w > 1 else ''):>12}" for w in WRITERS))
+    rows = (
+        (f"SQLite, synchronous={DEFAULT_SYNCHRONOUS.value} (default)", comparison.sqlite),
+        (
+            f"PostgreSQL {comparison.postgres_version}, all tables in one guild",
+            comparison.postgres_one_guild,
+        ),
+        (
+            f"PostgreSQL {comparison.postgres_version}, one guild per table",
+            comparison.postgres_guild_per_table,
+        ),
+    )
+    for label, rates in rows:
+        print(f"{label:<46}" + "".join(f"{rates[w]:>12,.0f}" for w in WRITERS))
+    print(f"{'reference: bare PostgreSQL commits/s':<46}{comparison.postgres_bare:>12,.0f}")
+    one = comparison.postgres_guild_per_table
+    print(
+        "PostgreSQL (one guild per table) / SQLite: "
+        + ", ".join(f"x{one[w] / comparison.sqlite[w]:.2f} with {w}" for w in WRITERS)
+        + f"; 16 writers / 1 on PostgreSQL: x{one[16] / one[1]:.2f} (one guild per table), "
+        f"x{comparison.postgres_one_guild[16] / comparison.postgres_one_guild[1]:.2f} (one guild)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
     parser.add_argument("--repeats", type=int, default=3, help="slices per figure (best kept)")
     parser.add_argument("--long", action="store_true", help="ten 2-second slices per figure")
     parser.add_argument("--dir", type=Path, default=None, help="where the databases go")
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        default=None,
+        help="a PostgreSQL server to use (default: start a throwaway cluster)",
+    )
     args = parser.parse_args()
     seconds, repeats = (2.0, 10) if args.long else (args.seconds, args.repeats)
 
@@ -261,6 +389,21 @@ def main() -> None:
         f"default synchronous={DEFAULT_SYNCHRONOUS.value}: {default:,.0f} settlements/s with one "
         f"writer; goal {GOAL:,}/s {verdict}"
     )
+
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        cluster = None
+        server = args.postgres
+        if server is None:
+            from tests.storage.pg_cluster import Cluster
+
+            cluster = Cluster(durable=True).start()
+            server = cluster.url()
+        try:
+            comparison = asyncio.run(compare_backends(Path(folder), server, seconds, repeats))
+        finally:
+            if cluster is not None:
+                cluster.stop()
+    print_comparison(comparison)
 
 
 if __name__ == "__main__":
