@@ -3,7 +3,8 @@ card stays out of every snapshot until the dealer plays (the engine's view hides
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.blackjack import Action
@@ -50,6 +51,9 @@ class BlackjackSnapshot:
     """Decisions applied so far this round; buttons carry it so stale clicks are refused."""
     min_bet: int
     max_bet: int
+    offers: Mapping[int, frozenset[Action]] = field(default_factory=dict)
+    """What each member may decide now, by user id: one player's hand during the players'
+    turns, every pending player's insurance choices while insurance is offered."""
 
     def player(self, user_id: int) -> Player | None:
         """The member's place in this round, if they bet."""

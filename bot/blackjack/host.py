@@ -47,11 +47,13 @@ from bot.blackjack.events import (
 )
 from bot.tables.clock import Scheduler, TimerHandle
 from engine.blackjack import (
+    INSURANCE_ACTIONS,
     SEATS,
     Action,
     Advice,
     BasicStrategy,
     Outcome,
+    Phase,
     Round,
     Rules,
     Shoe,
@@ -175,6 +177,12 @@ class BlackjackTable:
             Player(b.seat, b.user_id, b.name, b.bet)
             for b in sorted(self._bettors.values(), key=lambda b: b.seat)
         )
+        offers: dict[int, frozenset[Action]] = {}
+        if game is not None and not game.is_over:
+            for b in self._bettors.values():
+                choices = game.legal_actions(b.seat)
+                if choices:
+                    offers[b.user_id] = choices
         return BlackjackSnapshot(
             table_name=self.name,
             phase=self.phase,
@@ -188,6 +196,7 @@ class BlackjackTable:
             step=self._step,
             min_bet=self.settings.min_bet,
             max_bet=self.settings.max_bet,
+            offers=offers,
         )
 
     def hint(self, user_id: int) -> Advice:
@@ -210,6 +219,7 @@ class BlackjackTable:
         async with self._lock:
             self._check_bet(amount)
             request = key or f"bj:{self.channel_id}:bet:{user_id}:{uuid.uuid4().hex}"
+            await self.storage.ensure_account(self.guild_id, user_id)
             if self.phase is TablePhase.PLAYING:
                 raise BetRefused("A round is being played. Bet again when it is over.")
             if user_id in self._bettors:
@@ -283,7 +293,10 @@ class BlackjackTable:
                 raise StaleActionError("That round is over.")
             if bettor is None:
                 raise NotInRoundError("You have no bet in this round.")
-            if step != self._step:
+            # Insurance is decided by every player at once, in any order: another player's
+            # decision must not make this one stale (a second click is refused below).
+            insurance = game.phase is Phase.INSURANCE and action in INSURANCE_ACTIONS
+            if step != self._step and not insurance:
                 raise StaleActionError("That button is out of date; use the latest one.")
             if not game.legal_actions(bettor.seat):
                 raise NotYourTurnError("It is not your turn.")

@@ -58,7 +58,7 @@ async def test_bets_leave_the_wallet_when_placed_and_others_join_the_window(
     storage: Storage,
 ) -> None:
     scheduler, recorder = ManualScheduler(), Recorder()
-    game = table(storage, scheduler, recorder)
+    game = table(storage, scheduler, recorder, "Th 9h 9c 7d 8s 7c")
     assert await game.bet(ALICE, "Alice", 100) == 0
     assert game.phase is TablePhase.BETTING
     assert await storage.balance(GUILD, ALICE) == START - 100
@@ -260,3 +260,24 @@ async def test_hint_gives_basic_strategy_to_the_player_to_act(storage: Storage) 
     await game.deal_now(ALICE)
     advice = game.hint(ALICE)
     assert "stand" in advice.text.lower()  # hard 16 against a 6: stand
+
+
+async def test_insurance_is_decided_by_every_player_in_any_order(storage: Storage) -> None:
+    # Two players against a dealer ace (no blackjack underneath): both are offered insurance.
+    scheduler, recorder = ManualScheduler(), Recorder()
+    game = table(storage, scheduler, recorder, "Th 9h Ac 9d 8s 7c")
+    await game.bet(ALICE, "Alice", 100)
+    await game.bet(BOB, "Bob", 100)
+    await game.deal_now(ALICE)
+    snapshot = game.snapshot()
+    assert set(snapshot.offers) == {ALICE, BOB}
+    assert Action.INSURE in snapshot.offers[BOB]
+    round_id, step = game.round_id, snapshot.step
+    assert round_id is not None
+    # Bob answers first with the button he was shown; Alice's button (same step) still works.
+    await game.act(BOB, round_id, step, Action.NO_INSURANCE)
+    await game.act(ALICE, round_id, step, Action.NO_INSURANCE)
+    with pytest.raises((StaleActionError, NotYourTurnError, ActionRefused)):
+        await game.act(ALICE, round_id, step, Action.NO_INSURANCE)  # the double click
+    assert game.snapshot().to_act_user == ALICE  # on to the hands
+    assert (await storage.check()).ok
