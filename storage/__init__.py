@@ -98,6 +98,7 @@ from storage.models import (
 )
 from storage.models import TableClosed as TableClosedResult
 from storage.settings import EconomySettings
+from storage.shards import Shards, shard_of
 from storage.sqlite import Synchronous, latest_version, migrate_database
 from storage.store import Clock, Storage, utc_now
 
@@ -174,6 +175,7 @@ __all__ = [
     "SeatResult",
     "SeatTaken",
     "SessionLine",
+    "Shards",
     "StackMismatch",
     "Stats",
     "Storage",
@@ -195,5 +197,6 @@ __all__ = [
     "VoidedHand",
     "latest_version",
     "migrate_database",
+    "shard_of",
     "utc_now",
 ]

@@ -180,11 +180,19 @@ def _page(limit: int, offset: int) -> tuple[int, int]:
 class Storage:
     """Felt's chips, tables, rounds, stats and settings in one database."""
 
-    def __init__(self, backend: Backend, clock: Clock, economy_defaults: EconomySettings) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        clock: Clock,
+        economy_defaults: EconomySettings,
+        shards: Shards | None = None,
+    ) -> None:
         """Use :meth:`open`; this wraps an already opened backend."""
         self._backend = backend
         self._clock = clock
         self._economy = economy_defaults
+        self.shards = shards
+        """The Discord shards this process runs, when it runs only some (see :meth:`open`)."""
 
     @classmethod
     async def open(
@@ -199,6 +207,7 @@ class Storage:
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         flush_interval: float = DEFAULT_FLUSH_INTERVAL,
         pool_size: int = DEFAULT_POOL_SIZE,
+        shards: Shards | None = None,
     ) -> Storage:
         """Open the database at ``path``, creating and migrating it by default.
 
@@ -211,6 +220,10 @@ class Storage:
         raises :class:`DatabaseOutdated`. A database written by a newer Felt raises
         :class:`DatabaseTooNew`. ``busy_timeout`` bounds the wait for another process's lock;
         ``pool_size`` is how many PostgreSQL connections this process uses.
+
+        ``shards`` makes this process one of several sharing the database: :meth:`recover` and
+        :meth:`list_tables` (of all guilds) then see only the guilds on those Discord shards,
+        so a restart never voids or restores a table another process is playing.
         """
         where = database_target(path)
         if not isinstance(where, Path):
@@ -223,7 +236,7 @@ class Storage:
                 pool_size=pool_size,
                 lock_timeout=busy_timeout,
             )
-            return cls(postgres, clock, economy or EconomySettings())
+            return cls(postgres, clock, economy or EconomySettings(), shards)
         backend = await SqliteBackend.open(
             where,
             synchronous=synchronous,
@@ -232,7 +245,7 @@ class Storage:
             busy_timeout=busy_timeout,
             flush_interval=flush_interval,
         )
-        return cls(backend, clock, economy or EconomySettings())
+        return cls(backend, clock, economy or EconomySettings(), shards)
 
     async def close(self) -> None:
         """Finish the write in flight and close the database. Safe to call twice."""
@@ -511,8 +524,11 @@ class Storage:
     async def list_tables(
         self, guild_id: int | None = None, *, open_only: bool = True, shards: Shards | None = None
     ) -> list[TableInfo]:
-        """Tables (by default the open ones), of one guild or of all guilds (or of the guilds on
-        ``shards``: what one process of a sharded deployment restores)."""
+        """Tables (by default the open ones), of one guild or of all guilds: all the guilds on
+        ``shards`` (by default the storage's own, see :meth:`open`), which is what one process
+        of a sharded deployment restores."""
+        if guild_id is None:
+            shards = shards or self.shards
         owns = None if shards is None else shards.owns
         return await self._read(lambda tx: tables.list_tables(tx, guild_id, open_only, owns))
 
@@ -781,10 +797,11 @@ class Storage:
     async def recover(self, *, shards: Shards | None = None) -> RecoveryReport:
         """At startup: void unfinished hands, refund unfinished rounds, report what was put back.
 
-        Safe to run any number of times; a second run finds nothing to do. With ``shards``, only
-        the guilds on those Discord shards are recovered (each process of a sharded deployment
-        recovers its own; the others may be playing theirs).
+        Safe to run any number of times; a second run finds nothing to do. Only the guilds on
+        ``shards`` are recovered (by default the storage's own, see :meth:`open`): each process
+        of a sharded deployment recovers its own, the others may be playing theirs.
         """
+        shards = shards or self.shards
         owns = None if shards is None else shards.owns
         return await self._write(lambda work: recover(work, owns), guild=None)
 
