@@ -1,11 +1,9 @@
 """Which bots sit at a terminal Hold'em table: the strategies ``--bots`` accepts and the factory
 that builds them, in one place.
 
-The bots are ``engine.bots``' strategies, behind a small adapter from the host's
-``decide(hand, player)`` to the engine's ``decide(SeatView)``. When ``bot.holdem.bots`` (the
-shared choice for every front, which also feeds the bots the table's statistics) lands, point
-``_BRAINS`` at its ``TABLE_BOTS`` and ``EQUITY`` at its ``TABLE_EQUITY``; nothing else here or in
-the terminal front names a strategy.
+The bots and all-in equities are the ones every live table uses (``bot.holdem.bots``); the
+terminal only chooses a strategy per seat. To seat other bots, change ``_BRAINS``; nothing else
+in the terminal front builds a bot.
 """
 
 from __future__ import annotations
@@ -13,12 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.holdem.fallback_bots import DEFAULT_EQUITY
+from bot.holdem.bots import TABLE_BOTS, TABLE_EQUITY
 from bot.holdem.host import BOT_NAMES, BotFactory, BotPlayer, EquityFunction
 from engine.bots import STRATEGY_NAMES, BotSpec, UnknownStrategyError
-from engine.bots.runner import BotPlayer as EngineBot
-from engine.bots.view import SeatView
-from engine.holdem import Action, Hand
 
 __all__ = [
     "DEFAULT_STRATEGY",
@@ -31,8 +26,10 @@ __all__ = [
 ]
 
 DEFAULT_STRATEGY = "smart"
-EQUITY: EquityFunction | None = DEFAULT_EQUITY
+EQUITY: EquityFunction | None = TABLE_EQUITY
 """All-in win chances shown when hands are tabled."""
+_BRAINS: BotFactory = TABLE_BOTS
+"""Builds one bot from (name, strategy such as ``smart:hard``, its own generator)."""
 
 
 class UnknownBotError(ValueError):
@@ -55,26 +52,6 @@ def strategy_of(bot_name: str, strategies: Sequence[str]) -> str:
     """
     index = BOT_NAMES.index(bot_name) if bot_name in BOT_NAMES else 0
     return strategies[index % len(strategies)]
-
-
-class _SeatBot:
-    """An ``engine.bots`` player answering the host's ``decide(hand, player)``."""
-
-    __slots__ = ("_player",)
-
-    def __init__(self, strategy: str, rng: random.Random) -> None:
-        self._player = EngineBot.from_spec(strategy, rng)
-
-    def decide(self, hand: Hand, player: int) -> Action:
-        return self._player.decide(SeatView.from_hand(hand, player))
-
-
-def _seat_bot(bot_name: str, strategy: str, rng: random.Random) -> BotPlayer:
-    return _SeatBot(strategy, rng)
-
-
-_BRAINS: BotFactory = _seat_bot
-"""Builds one bot from (name, strategy, generator): the line to change for other bots."""
 
 
 def bot_factory(strategies: Sequence[str]) -> BotFactory:
