@@ -31,6 +31,7 @@ _CALL = frozenset({"c", "call", "check", "k", "x"})
 _RAISE = frozenset({"r", "raise", "b", "bet"})
 _ALL_IN = frozenset({"a", "all-in", "allin", "all", "all in", "shove"})
 _REBUY = frozenset({"rebuy", "buy", "add"})
+_BACK = frozenset({"back", "sit in"})
 _BLACKJACK_WORDS: dict[str, BlackjackAction] = {
     "h": BlackjackAction.HIT,
     "hit": BlackjackAction.HIT,
@@ -92,6 +93,11 @@ class Rebuy:
 
 
 @dataclass(frozen=True, slots=True)
+class Back:
+    """Be dealt in again after sitting out."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayHoldem:
     """A Hold'em action, legal when it was read."""
 
@@ -117,7 +123,7 @@ class Hint:
     """Ask basic strategy what to do."""
 
 
-HoldemCommand = Quit | ShowHelp | ShowTable | Rebuy | PlayHoldem
+HoldemCommand = Quit | ShowHelp | ShowTable | Rebuy | Back | PlayHoldem
 BlackjackCommand = Quit | ShowHelp | ShowTable | Hint | Bet | PlayBlackjack
 
 
@@ -159,6 +165,8 @@ def parse_holdem(text: str, legal: LegalActions | None) -> HoldemCommand:
     word, rest = _words(text)
     if word in _REBUY:
         return Rebuy(parse_chips(rest) if rest else None)
+    if cleaned in _BACK:
+        return Back()
     if cleaned in _FOLD:
         kind = "fold"
     elif cleaned in _CALL:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.terminal.commands import (
+    Back,
     Bet,
     Hint,
     InputError,
@@ -97,6 +98,7 @@ def test_parse_holdem_refusals(typed: str, legal: LegalActions | None, message: 
         ("   ", ShowTable()),
         ("rebuy", Rebuy(None)),
         ("rebuy 500", Rebuy(500)),
+        ("Back", Back()),
     ],
 )
 def test_parse_holdem_commands_any_time(typed: str, command: object) -> None:

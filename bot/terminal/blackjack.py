@@ -1,0 +1,428 @@
+"""`felt play blackjack`: rounds against the dealer at a real Blackjack table host, in the terminal.
+
+``BlackjackScreen`` is the table's presenter; ``play_blackjack`` reads bets and decisions from
+the inbox and turns them into host calls. ``auto_round`` plays one round by basic strategy with
+no input at all. The host escrows and settles every chip in storage, exactly as for Discord; the
+terminal only paces the dealer's cards so people can follow them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from bot.blackjack.events import (
+    ActionTaken,
+    BetPlaced,
+    BlackjackSnapshot,
+    Notice,
+    RoundFinished,
+    RoundRefunded,
+    TableChanged,
+    TableEvent,
+    TurnStarted,
+)
+from bot.blackjack.host import BlackjackSettings, BlackjackTable
+from bot.blackjack.view import seat_label, table_view
+from bot.render.models import BlackjackHandView
+from bot.tables.clock import AsyncioScheduler
+from bot.tables.errors import TableError
+from bot.terminal.commands import (
+    BLACKJACK_HELP,
+    Bet,
+    Hint,
+    InputError,
+    PlayBlackjack,
+    Quit,
+    ShowHelp,
+    ShowTable,
+    blackjack_choices,
+    parse_blackjack,
+)
+from bot.terminal.lines import EndOfInput, Line
+from bot.terminal.session import Inbox, Interrupted
+from bot.terminal.style import TO_ACT, cards_text, chips, signed
+from bot.terminal.wallet import BLACKJACK_CHANNEL_ID, LOCAL_USER_ID, balance
+from engine.blackjack import Action, Phase
+from engine.cards import Card
+from storage import Storage
+
+TABLE_NAME = "Felt Blackjack"
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (the shell's convention for SIGINT), the round refunded."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackOptions:
+    """What ``felt play blackjack`` was asked for, already checked."""
+
+    name: str
+    bet: int
+    """The bet an empty line places (``--bet``, else the table minimum)."""
+    dealer_delay: float
+    """Seconds between the dealer's cards (0 with ``--fast``)."""
+    seed: int | None
+
+
+class BlackjackScreen:
+    """The table's presenter: prints the table with the choices on the player's turn, and keeps
+    the finished round for the session to reveal at a human pace."""
+
+    def __init__(self, console: Console, *, user_id: int, on_change: Callable[[], None]) -> None:
+        self.console = console
+        self.user_id = user_id
+        self.snapshot: BlackjackSnapshot | None = None
+        self.turn: TurnStarted | None = None
+        """The decision the player owes now, if any."""
+        self.finished: RoundFinished | None = None
+        """A settled round the session has not shown yet."""
+        self.before_finish: BlackjackSnapshot | None = None
+        """The table as the player last saw it before the round ended (for the dealer reveal)."""
+        self._on_change = on_change
+        self._prompt_due = False
+        self.quiet = False
+        """Set in ``--auto`` and once the player is leaving: no prompts."""
+
+    async def publish(self, event: TableEvent) -> None:
+        match event:
+            case TableChanged(snapshot=snapshot):
+                if snapshot.view is not None and snapshot.view.phase is not Phase.OVER:
+                    self.before_finish = snapshot
+                self.snapshot = snapshot
+                if self._prompt_due:
+                    self._prompt_due = False
+                    self.show_turn()
+            case BetPlaced(user_id=user_id, amount=amount):
+                if user_id == self.user_id:
+                    self.console.print(f"You bet {chips(amount)}.")
+            case TurnStarted(user_id=user_id):
+                if user_id == self.user_id:
+                    self.turn = event
+                    self._prompt_due = True
+                    self._on_change()
+            case ActionTaken(user_id=user_id, action=action, automatic=automatic):
+                if user_id == self.user_id:
+                    self.turn = None
+                    note = " (timed out)" if automatic else ""
+                    self.console.print(Text(f"You: {action.label}{note}", style="bold cyan"))
+            case RoundFinished():
+                self.turn = None
+                self.finished = event
+                self._on_change()
+            case RoundRefunded(reason=reason):
+                self.turn = None
+                self.console.print(f"The round is cancelled ({reason}): your bet is back.")
+            case Notice(text=text):
+                self.console.print(text, style="dim")
+            case _:
+                pass
+
+    def show_turn(self) -> None:
+        """The table and the choices, then the prompt."""
+        turn = self.turn
+        if turn is None:
+            return
+        self.show_table()
+        if self.quiet:
+            return
+        legal = turn.legal
+        if Action.INSURE in legal or Action.EVEN_MONEY in legal:
+            heading = "The dealer shows an ace. "
+        else:
+            heading = "Your turn. "
+        line = Text(heading, style="bold cyan").append(blackjack_choices(legal))
+        self.console.print(line.append(" · hint · q leave"))
+        self.prompt()
+
+    def prompt(self) -> None:
+        """The input marker, without a newline."""
+        if not self.quiet:
+            self.console.print("> ", end="")
+
+    def show_table(self, snapshot: BlackjackSnapshot | None = None) -> None:
+        """The dealer and the player's hands as a panel."""
+        snapshot = snapshot or self.snapshot
+        panel = table_panel(snapshot, self.user_id) if snapshot is not None else None
+        if panel is not None:
+            self.console.print(panel)
+
+
+def table_panel(snapshot: BlackjackSnapshot, user_id: int) -> Panel | None:
+    """Dealer row, then one row per hand of each player (the same view Discord draws)."""
+    view = table_view(snapshot)
+    if view is None:
+        return None
+    title = f"{TABLE_NAME} · Round #{view.round_number} · {view.phase.value}"
+    title += f" · Bets {chips(view.min_bet)}–{chips(view.max_bet)}"
+    rows = Table(box=None, padding=(0, 1), show_header=False, show_edge=False)
+    for justify in ("left", "left", "left", "right", "left", "left"):
+        rows.add_column(justify=justify)
+    rows.add_row(
+        "",
+        Text("Dealer", style="bold"),
+        cards_text(view.dealer_cards, hidden=1 if view.dealer_hole_hidden else 0),
+        "",
+        view.dealer_total,
+        "",
+    )
+    me = snapshot.player(user_id)
+    my_seat = seat_label(me.seat) if me is not None else None
+    for seat in view.seats:
+        mine = seat.seat == my_seat
+        name = seat.name + (" (you)" if mine else "")
+        for index, hand in enumerate(seat.hands):
+            label = Text(name if index == 0 else f"  hand {index + 1}")
+            if mine:
+                label.stylize("bold cyan")
+            rows.add_row(
+                Text(TO_ACT, style="bold yellow") if seat.hand_to_act == index else "",
+                label,
+                cards_text(hand.cards),
+                f"bet {chips(hand.bet)}" + (" doubled" if hand.is_doubled else ""),
+                hand.total,
+                _hand_result(hand),
+            )
+        if seat.insurance:
+            rows.add_row("", "", Text("insurance", style="dim"), chips(seat.insurance), "", "")
+    return Panel(rows, title=title, title_align="left")
+
+
+def _hand_result(hand: BlackjackHandView) -> Text:
+    if hand.result is None:
+        return Text("")
+    text = Text(f"{hand.result.label} ", style="bold")
+    return text.append(signed(hand.net or 0))
+
+
+async def show_finish(
+    screen: BlackjackScreen, finished: RoundFinished, storage: Storage, delay: float
+) -> None:
+    """Turn the dealer's cards over one at a time, then the table, the result and the wallet."""
+    console = screen.console
+    final = finished.snapshot.view
+    before = screen.before_finish
+    seen: tuple[Card, ...] = ()
+    if before is not None and before.view is not None and before.round_id == finished.round_id:
+        seen = before.view.dealer.cards
+    if final is not None:
+        dealer = final.dealer.cards
+        # The up card was face up from the deal, even if the round ended before a decision.
+        for index in range(max(1, len(seen)), len(dealer)):
+            if delay:
+                await asyncio.sleep(delay)
+            verb = "turns over" if index == 1 else "draws"
+            so_far = cards_text(dealer[: index + 1])
+            line = Text(f"Dealer {verb} ").append(cards_text(dealer[index : index + 1]))
+            console.print(line.append("  → ").append(so_far))
+        screen.show_table(finished.snapshot)
+    for result in finished.results:
+        if result.user_id == screen.user_id:
+            for hand_line in result.lines:
+                console.print(f"  {hand_line}")
+            wallet = await balance(storage)
+            summary = Text("Result: ").append(signed(result.net))
+            console.print(summary.append(f"   Wallet: {chips(wallet)} chips"))
+
+
+async def play_blackjack(
+    storage: Storage,
+    settings: BlackjackSettings,
+    options: BlackjackOptions,
+    console: Console,
+    *,
+    guild_id: int,
+) -> int:
+    """Play rounds until the player leaves; the exit status."""
+    inbox = Inbox()
+    inbox.catch_interrupts()
+    scheduler = AsyncioScheduler()
+    screen = BlackjackScreen(console, user_id=LOCAL_USER_ID, on_change=inbox.wake)
+    table = _table(storage, settings, screen, scheduler, options.seed, guild_id)
+    session = _BlackjackSession(table, screen, storage, options)
+    try:
+        console.print(BLACKJACK_HELP, style="dim")
+        session.ask_for_bet()
+        inbox.start_reading()
+        code = await session.run(inbox)
+    finally:
+        inbox.stop_catching()
+        await table.suspend("the terminal session ended")  # refunds a round still open
+        await scheduler.drain()
+    console.print(Text(f"Wallet: {chips(await balance(storage))} chips", style="bold"))
+    return code
+
+
+async def auto_round(
+    storage: Storage,
+    settings: BlackjackSettings,
+    options: BlackjackOptions,
+    console: Console,
+    *,
+    guild_id: int,
+) -> int:
+    """One round played by basic strategy, printed; no input."""
+    done = asyncio.Event()
+    scheduler = AsyncioScheduler()
+    screen = BlackjackScreen(console, user_id=LOCAL_USER_ID, on_change=done.set)
+    screen.quiet = True
+    table = _table(storage, settings, screen, scheduler, options.seed, guild_id)
+    try:
+        try:
+            await table.bet(LOCAL_USER_ID, options.name, options.bet)
+        except TableError as error:
+            console.print(f"No round: {error}", style="bold red")
+            return 2
+        await table.deal_now(LOCAL_USER_ID)
+        while screen.finished is None:
+            await done.wait()
+            done.clear()
+            turn = screen.turn
+            if turn is not None and screen.finished is None:
+                advice = table.hint(LOCAL_USER_ID)
+                console.print(f"Basic strategy: {advice.text}")
+                await table.act(LOCAL_USER_ID, turn.round_id, turn.step, advice.action)
+        await show_finish(screen, screen.finished, storage, options.dealer_delay)
+        return 0
+    finally:
+        await table.suspend("the terminal session ended")
+        await scheduler.drain()
+
+
+def _table(
+    storage: Storage,
+    settings: BlackjackSettings,
+    screen: BlackjackScreen,
+    scheduler: AsyncioScheduler,
+    seed: int | None,
+    guild_id: int,
+) -> BlackjackTable:
+    return BlackjackTable(
+        storage=storage,
+        guild_id=guild_id,
+        channel_id=BLACKJACK_CHANNEL_ID,
+        name=TABLE_NAME,
+        settings=settings,
+        scheduler=scheduler,
+        presenter=screen,
+        rng=random.Random(seed) if seed is not None else None,
+    )
+
+
+class _BlackjackSession:
+    """Turns the player's lines into bets and decisions."""
+
+    def __init__(
+        self,
+        table: BlackjackTable,
+        screen: BlackjackScreen,
+        storage: Storage,
+        options: BlackjackOptions,
+    ) -> None:
+        self.table = table
+        self.screen = screen
+        self.storage = storage
+        self.options = options
+        self.console = screen.console
+        self.leaving = False
+        self.in_round = False
+
+    def ask_for_bet(self) -> None:
+        self.console.print(
+            f"Bet for the next round: Enter bets {chips(self.options.bet)}, "
+            f"or type an amount ({chips(self.table.settings.min_bet)}–"
+            f"{chips(self.table.settings.max_bet)}); q leaves."
+        )
+        self.screen.prompt()
+
+    async def run(self, inbox: Inbox) -> int:
+        while True:
+            match await inbox.get():
+                case Line(text=text):
+                    await self.handle(text)
+                case EndOfInput():
+                    self.leaving = True
+                    self.screen.quiet = True
+                case Interrupted():
+                    self.console.print()
+                    await self.table.suspend("you pressed Ctrl-C")
+                    return INTERRUPTED
+                case _:
+                    pass
+            finished = self.screen.finished
+            if finished is not None:
+                self.screen.finished = None
+                self.in_round = False
+                await show_finish(self.screen, finished, self.storage, self.options.dealer_delay)
+                if not self.leaving:
+                    self.ask_for_bet()
+            turn = self.screen.turn
+            if self.leaving and turn is not None:
+                # Leaving mid-round: stand and decline insurance, as a timed-out player would.
+                action = Action.NO_INSURANCE if Action.NO_INSURANCE in turn.legal else Action.STAND
+                await self.table.act(LOCAL_USER_ID, turn.round_id, turn.step, action)
+            elif self.leaving and not self.in_round:
+                return 0
+
+    async def handle(self, text: str) -> None:
+        turn = self.screen.turn
+        legal = turn.legal if turn is not None else frozenset()
+        try:
+            command = parse_blackjack(text, legal)
+        except InputError as error:
+            self._refuse(str(error))
+            return
+        match command:
+            case Quit():
+                self.leaving = True
+                self.screen.quiet = True
+                if self.in_round:
+                    self.console.print(
+                        "You leave after this round (standing on every hand).", style="dim"
+                    )
+            case ShowHelp():
+                self.console.print(BLACKJACK_HELP)
+                self.screen.prompt()
+            case ShowTable():
+                if turn is not None:
+                    self.screen.show_turn()
+                elif not self.in_round:
+                    await self.bet(self.options.bet)
+            case Hint():
+                try:
+                    advice = self.table.hint(LOCAL_USER_ID)
+                except TableError as error:
+                    self._refuse(str(error))
+                else:
+                    self.console.print(f"Basic strategy: {advice.text}")
+                    self.screen.prompt()
+            case Bet(amount=amount):
+                await self.bet(amount if amount is not None else self.options.bet)
+            case PlayBlackjack(action=action):
+                assert turn is not None
+                try:
+                    await self.table.act(LOCAL_USER_ID, turn.round_id, turn.step, action)
+                except TableError as error:
+                    self._refuse(str(error))
+
+    async def bet(self, amount: int) -> None:
+        if self.in_round:
+            self._refuse("Finish this round first.")
+            return
+        try:
+            await self.table.bet(LOCAL_USER_ID, self.options.name, amount)
+        except TableError as error:
+            self._refuse(str(error))
+            return
+        self.in_round = True
+        await self.table.deal_now(LOCAL_USER_ID)
+
+    def _refuse(self, message: str) -> None:
+        self.console.print(message, style="yellow")
+        self.screen.prompt()

@@ -1,0 +1,122 @@
+"""`felt play blackjack` in a real terminal: full rounds, insurance, bad input, leaving with `q`
+and Ctrl-C, and `--auto`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.bot.terminal.conftest import PROMPT, START, Play, read_wallet
+
+BET = r"Bet for the next round: [^\r\n]*" + PROMPT
+TURN = r"Your turn\. [^\r\n]*" + PROMPT
+RESULT = r"Result: ([+-][\d,]+|±0)"
+# Seeds whose first round deals (6 decks, casino rules):
+INSURANCE_SEED = "46"  # J♠ 7♥ against a dealer ace
+PAIR_SEED = "6"  # 10♦ Q♥ (a pair of tens) against a queen
+PLAIN_SEED = "5"  # 8♥ 5♦ against a nine
+
+
+def net_of(text: str) -> int:
+    found = re.findall(RESULT, text)
+    assert found, text
+    return 0 if found[-1] == "±0" else int(found[-1].replace(",", ""))
+
+
+def test_play_blackjack_full_round_with_insurance_then_leave(play: Play, database: Path) -> None:
+    game = play("blackjack", "--seed", INSURANCE_SEED)
+    game.expect(BET)
+    game.send("")  # Enter bets the default (the table minimum)
+    game.expect(r"You bet 10\.")
+    game.expect(r"The dealer shows an ace\. i insurance · n no insurance" + r"[^\r\n]*" + PROMPT)
+    game.send("N")
+    while game.expect(TURN, RESULT) == 0:
+        game.send("s")
+    game.expect(BET)
+    game.send("q")
+    assert game.finish() == 0
+    text = game.text
+    assert re.search(r"Dealer +A♦", text)
+    assert re.search(r"\(you\) +J♠ +7♥ +bet 10", text)
+    assert "You: No insurance" in text
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.in_play == 0
+    assert wallet.balance == START + net_of(text)
+
+
+def test_play_blackjack_bad_input_reprompts_and_changes_nothing(play: Play, database: Path) -> None:
+    game = play("blackjack", "--seed", PAIR_SEED)
+    game.expect(BET)
+    for typed, answer in (
+        ("zz", r"Unknown command 'zz'\. Type h \(hit\)"),
+        ("5", r"Bets at this table are 10 to 500 chips\."),
+        ("bet lots", r"'lots' is not a whole number of chips\."),
+        ("h", r"There is no decision to make now: type a bet, or q to leave\."),
+    ):
+        game.send(typed)
+        game.expect(answer)
+        game.expect(PROMPT)
+    assert read_wallet(database).balance == START  # nothing was bet
+    game.send("bet 20")
+    game.expect(r"You bet 20\.")
+    game.expect(r"Your turn\. h hit · s stand · d double down · p split · hint · q leave")
+    game.expect(PROMPT)
+    for typed, answer in (
+        ("u", r"Surrender is not possible now: h hit · s stand · d double down · p split\."),
+        ("100", r"Finish this round first\."),
+        ("HINT", r"Basic strategy: Stand \(a pair of tens against a Queen; chart: S\)"),
+    ):
+        game.send(typed)
+        game.expect(answer)
+        game.expect(PROMPT)
+    game.send(" S ")
+    game.expect(RESULT)
+    game.expect(BET)
+    game.send("q")
+    assert game.finish() == 0
+    text = game.text
+    assert text.count("You: ") == 1 and "You: Stand" in text
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.in_play == 0
+    assert wallet.balance == START + net_of(text)
+
+
+def test_play_blackjack_quit_mid_round_stands_and_settles(play: Play, database: Path) -> None:
+    game = play("blackjack", "--seed", PLAIN_SEED)
+    game.expect(BET)
+    game.send("50")
+    game.expect(TURN)
+    game.send("q")
+    game.expect(r"You leave after this round \(standing on every hand\)\.")
+    game.expect(r"You: Stand")
+    game.expect(RESULT)
+    assert game.finish() == 0
+    text = game.text
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.in_play == 0
+    assert wallet.balance == START + net_of(text) and net_of(text) in (-50, 0, 50)
+
+
+def test_play_blackjack_ctrl_c_mid_round_refunds_the_bet(play: Play, database: Path) -> None:
+    game = play("blackjack", "--seed", PLAIN_SEED)
+    game.expect(BET)
+    game.send("100")
+    game.expect(TURN)
+    assert read_wallet(database).in_play == 100
+    game.interrupt()
+    game.expect(r"The round is cancelled \(you pressed Ctrl-C\): your bet is back\.")
+    assert game.finish() == 130
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.in_play == 0 and wallet.balance == START
+
+
+def test_play_blackjack_auto_plays_one_round_by_basic_strategy(play: Play, database: Path) -> None:
+    game = play("blackjack", "--auto", "--seed", PLAIN_SEED, "--bet", "25")
+    assert game.finish() == 0
+    text = game.text
+    assert "Basic strategy: Hit (hard 13 against a Nine; chart: H)" in text
+    assert re.search(r"Dealer +9♣ +\S+", text)  # the dealer's hand, hole card turned over
+    assert re.search(r"\(you\) +8♥ +5♦ +\S+", text)  # the player's hand, after the hit
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.in_play == 0
+    assert wallet.balance == START + net_of(text)

@@ -1,0 +1,93 @@
+"""`felt play holdem` in a real terminal: a full hand, bad input, leaving with `q` and Ctrl-C."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.bot.terminal.conftest import PROMPT, START, Play, read_wallet
+
+TURN = r"Your turn\. [^\r\n]*" + PROMPT
+RESULT = r"Your result: [^\r\n]*\r\n"
+
+
+def final_wallet(text: str) -> int:
+    """The last "Wallet: N chips" the game printed."""
+    amounts = re.findall(r"Wallet: ([\d,]+) chips", text)
+    assert amounts, text
+    return int(amounts[-1].replace(",", ""))
+
+
+def test_play_holdem_full_hand_to_showdown_then_leave(play: Play, database: Path) -> None:
+    game = play("holdem", "--seats", "2", "--bots", "passive", "--name", "Ann", "--seed", "5")
+    game.expect("Your cards: ")
+    while game.expect(TURN, RESULT) == 0:
+        game.send("c")
+    game.send("q")
+    assert game.finish() == 0
+    text = game.text
+    # The result shows the winning hand with its description, and names the winner and why.
+    showdown = text[text.index("· Showdown ·") :]
+    assert re.search(r"Ann \(you\) .* A♥ +A♦ +Pair of Aces, Ten kicker +wins 20", showdown)
+    assert "🤖 Ada (passive)" in showdown
+    assert "Ann wins 20 from the pot with Pair of Aces, Ten kicker." in showdown
+    assert "Your result: +10" in showdown
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.at_tables == 0 and wallet.open_tables == 0
+    assert wallet.balance == final_wallet(text)
+
+
+def test_play_holdem_bad_input_reprompts_and_changes_nothing(play: Play, database: Path) -> None:
+    game = play("holdem", "--seats", "2", "--bots", "passive", "--name", "Ann", "--seed", "5")
+    game.expect(TURN)
+    for typed, answer in (
+        ("zz", r"Unknown command 'zz'\. Type f \(fold\)"),
+        ("r 5", r"Raise to between 20 and 1,000 \(r 20\)"),
+        ("raise lots", r"'lots' is not a whole number of chips"),
+        ("r", r"Raise how much\?"),
+        ("rebuy 5000", r"You already have the maximum buy-in"),
+    ):
+        game.send(typed)
+        game.expect(answer)
+        game.expect(PROMPT)
+    before = game.text
+    assert not re.search(r"\nAnn (calls|checks|raises|folds)", before)
+    game.send("CALL")  # case does not matter; the big blind's "call" checks
+    game.expect(r"\nAnn checks\r\n")
+    game.expect(TURN)
+    game.send("f")  # nothing to fold to: refused, the turn stays
+    game.expect(r"There is no bet to fold to: c checks for free\.")
+    game.send("  C  ")
+    game.expect(r"\nAnn checks\r\n")
+    game.interrupt()
+    assert game.finish() == 130
+    assert len(re.findall(r"\nAnn (calls|checks|raises|folds)", game.text)) == 2
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.balance == START
+
+
+def test_play_holdem_quit_mid_hand_folds_and_returns_the_stack(play: Play, database: Path) -> None:
+    game = play("holdem", "--bots", "aggressive,random,smart", "--name", "Ann", "--seed", "11")
+    game.expect(TURN)
+    game.send("q")
+    game.expect(r"You leave the table with ([\d,]+) chips\.")
+    left = int(game.child.match.group(1).replace(",", ""))
+    assert game.finish() == 0
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.at_tables == 0 and wallet.open_tables == 0
+    assert wallet.balance == left == final_wallet(game.text)
+    assert START - 10 <= left <= START  # at most the big blind stays in the pot
+
+
+def test_play_holdem_ctrl_c_mid_hand_returns_every_chip(play: Play, database: Path) -> None:
+    game = play("holdem", "--seats", "2", "--bots", "passive", "--name", "Ann", "--seed", "5")
+    game.expect(TURN)
+    game.send("r 300")
+    game.expect(r"\nAnn raises to 300\r\n")
+    game.expect(TURN)  # the flop: 300 of Ann's chips are in the pot
+    game.interrupt()
+    game.expect(r"is cancelled \(you pressed Ctrl-C\)")
+    assert game.finish() == 130
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.at_tables == 0 and wallet.open_tables == 0
+    assert wallet.balance == START == final_wallet(game.text)
