@@ -132,6 +132,13 @@ class DatabaseConfig:
     path: str = field(
         default="./felt.db", metadata=meta("The SQLite database file.", non_empty=True)
     )
+    url: str = field(
+        default="",
+        metadata=meta(
+            "A postgresql:// URL: keep the chips in PostgreSQL instead of the SQLite file (what "
+            "several shard processes share)."
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +410,8 @@ def _check_consistency(config: FeltConfig, source: str) -> None:
         problems.append("[discord] shard_ids needs shard_count")
     if any(shard >= discord.shard_count for shard in discord.shard_ids) and discord.shard_count:
         problems.append("[discord] shard_ids must all be smaller than shard_count")
+    if config.database.url and not config.database.url.startswith(("postgresql://", "postgres://")):
+        problems.append("[database] url must start with postgresql://")
     if not discord.api_base_url.startswith(("http://", "https://")):
         problems.append("[discord] api_base_url must start with http:// or https://")
     if not discord.gateway_url.startswith(("ws://", "wss://")):

@@ -15,6 +15,7 @@ different guilds run at once and must order those to the same guild.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -22,6 +23,12 @@ R = TypeVar("R")
 
 Row = tuple[Any, ...]
 Params = Sequence[object]
+
+
+def redact(url: str) -> str:
+    """The URL fit to print: any password replaced by ``***``."""
+    url = re.sub(r"^([a-z]+://[^:/@?]*):[^@/?]*@", r"\1:***@", url)
+    return re.sub(r"([?&])password=[^&]*", r"\1password=***", url)
 
 
 class Transaction(Protocol):

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
@@ -42,7 +41,7 @@ import psycopg
 from psycopg import errors, sql
 from psycopg.adapt import Buffer, Loader
 
-from storage.backend import Params, Row, Transaction
+from storage.backend import Params, Row, Transaction, redact
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -83,12 +82,6 @@ SCHEMES = ("postgresql://", "postgres://")
 def is_postgres_url(target: object) -> bool:
     """Whether a configured database names a PostgreSQL server (else it is a SQLite file)."""
     return isinstance(target, str) and target.startswith(SCHEMES)
-
-
-def redact(url: str) -> str:
-    """The URL fit to print: any password replaced by ``***``."""
-    url = re.sub(r"^([a-z]+://[^:/@?]*):[^@/?]*@", r"\1:***@", url)
-    return re.sub(r"([?&])password=[^&]*", r"\1password=***", url)
 
 
 @functools.lru_cache(maxsize=4096)

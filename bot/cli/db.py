@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from bot.cli.common import CliError, SubParsers
+from storage.backend import redact
 from storage.database_copy import CopyReport
 from storage.errors import StorageError
 from storage.models import CheckReport
@@ -53,8 +54,6 @@ def _shown(target: str | Path) -> str:
     """How a database is named in output (a URL without its password)."""
     if isinstance(target, Path):
         return str(target)
-    from storage.postgres import redact  # noqa: PLC0415 - psycopg only when a URL is used
-
     return redact(target)
 
 

@@ -1,4 +1,4 @@
-"""`felt run [--config PATH]`: start the Discord bot.
+"""`felt run [--config PATH] [--shard-ids 0-3 --shard-count 8]`: start the Discord bot.
 
 Every startup failure is one line on stderr and a non-zero exit: no token (with how to give one),
 a bad config key (named, with the expected type), a database that cannot be written or was
@@ -6,12 +6,17 @@ written by a newer Felt, a token Discord refuses, a Discord that cannot be reach
 
 The database is created and migrated here, before connecting (so `make run` needs no separate
 migration step), crash recovery runs once, and the storage is closed after the bot disconnected.
+
+``--shard-ids``/``--shard-count`` (over ``[discord] shard_ids``/``shard_count``) run a cluster of
+shards in this process; several such processes share one PostgreSQL database (``[database] url``),
+and each recovers and restores only the tables of its own shards' guilds (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 from pathlib import Path
 
@@ -40,11 +45,42 @@ def register(subparsers: SubParsers) -> None:
         metavar="PATH",
         help="the TOML config file (default: ./config.toml if it exists; every key is optional)",
     )
+    parser.add_argument(
+        "--shard-ids",
+        type=shard_ids,
+        default=None,
+        metavar="IDS",
+        help="the shards this process runs, e.g. 0-3 or 0,2,4 (over [discord] shard_ids)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the total number of shards of the deployment (over [discord] shard_count)",
+    )
     parser.set_defaults(handler=handle)
 
 
+def shard_ids(text: str) -> tuple[int, ...]:
+    """``0-3``, ``0,2,4`` or ``0-3,8`` as sorted shard ids."""
+    ids: set[int] = set()
+    try:
+        for part in text.split(","):
+            first, dash, last = part.strip().partition("-")
+            start, end = int(first), int(last if dash else first)
+            if start < 0 or end < start:
+                raise ValueError(part)
+            ids.update(range(start, end + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"shard ids are numbers and ranges such as 0-3 or 0,2,4, not {text!r}"
+        ) from None
+    return tuple(sorted(ids))
+
+
 def handle(args: argparse.Namespace) -> int:
-    config = prepare(args.config)
+    config = prepare(args.config, shard_ids=args.shard_ids, shard_count=args.shard_count)
     # Imported here so that `felt --help` and the other commands do not pay for discord.py.
     from bot.discord.errors import StartupError  # noqa: PLC0415
     from bot.discord.logs import configure_logging  # noqa: PLC0415
@@ -68,18 +104,43 @@ async def serve(config: FeltConfig) -> int:
         await storage.close()
 
 
-def prepare(config_path: Path | None) -> FeltConfig:
-    """Everything checked before connecting: config, token, database directory, log file."""
+def prepare(
+    config_path: Path | None,
+    *,
+    shard_ids: tuple[int, ...] | None = None,
+    shard_count: int | None = None,
+) -> FeltConfig:
+    """Everything checked before connecting: config, token, shards, database, log file."""
     try:
         config = load_config(config_path)
     except ConfigError as error:
         raise CliError(str(error)) from None
     if not config.token:
         raise CliError(NO_TOKEN)
-    check_writable(Path(config.database.path), "database")
+    config = with_shards(config, shard_ids, shard_count)
+    if not config.database.url:
+        check_writable(Path(config.database.path), "database")
     if config.logging.file:
         check_writable(Path(config.logging.file), "log file")
     return config
+
+
+def with_shards(
+    config: FeltConfig, shard_ids: tuple[int, ...] | None, shard_count: int | None
+) -> FeltConfig:
+    """The config with the command line's shards (each flag wins over its config key)."""
+    discord = config.discord
+    ids = discord.shard_ids if shard_ids is None else shard_ids
+    count = discord.shard_count if shard_count is None else shard_count
+    if count < 0:
+        raise CliError("--shard-count must be 0 (ask Discord) or more")
+    if ids and count == 0:
+        raise CliError("--shard-ids needs --shard-count (or [discord] shard_count)")
+    if any(shard >= count for shard in ids):
+        raise CliError(f"shard ids must all be smaller than the shard count ({count})")
+    return dataclasses.replace(
+        config, discord=dataclasses.replace(discord, shard_ids=ids, shard_count=count)
+    )
 
 
 def check_writable(path: Path, what: str) -> None:

@@ -44,6 +44,8 @@ from storage import (
     UnknownTable,
     utc_now,
 )
+from storage.backend import redact
+from storage.shards import Shards
 from storage.store import Clock
 
 _log = logging.getLogger("felt.discord.database")
@@ -103,9 +105,16 @@ async def open_for_bot(
     Every failure is a ``StartupError`` of one line: a database written by a newer Felt, a file
     that is not a Felt database, one that cannot be written, or one locked by another process.
     """
-    path = config.database.path
+    path = redact(config.database.url) if config.database.url else config.database.path
+    discord = config.discord
+    shards = Shards.of(discord.shard_ids, discord.shard_count) if discord.shard_ids else None
     try:
-        storage = await Storage.open(path, clock=clock, economy=economy_defaults(config))
+        storage = await Storage.open(
+            config.database.url or config.database.path,
+            clock=clock,
+            economy=economy_defaults(config),
+            shards=shards,
+        )
     except DatabaseProblem as error:
         raise StartupError(describe_open_failure(path, error)) from None
     try:
@@ -119,7 +128,7 @@ async def open_for_bot(
     _log.info(
         "database ready",
         extra={
-            "path": str(Path(path)),
+            "path": path if config.database.url else str(Path(path)),
             "schema_version": storage.schema_version,
             "voided_hands": len(report.voided_hands),
             "refunded_rounds": len(report.refunded_rounds),

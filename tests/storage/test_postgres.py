@@ -14,6 +14,7 @@ from psycopg import errors
 
 from storage import postgres as adapter
 from storage import sqlite as sqlite_adapter
+from storage.backend import redact
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -25,7 +26,7 @@ from storage.errors import (
     NotAFeltDatabase,
     StorageClosed,
 )
-from storage.postgres import LOCK_CLASS, PostgresBackend, guild_lock_key, redact, translate
+from storage.postgres import LOCK_CLASS, PostgresBackend, guild_lock_key, translate
 from storage.store import Storage, migrate_database
 from tests.storage.conftest import RawDatabase
 

@@ -88,3 +88,25 @@ async def test_a_storage_without_shards_recovers_every_guild(database, clock) ->
         report = await storage.recover()
 
     assert len(report.voided_hands) == len(report.refunded_rounds) == 2
+
+
+async def test_the_bot_opens_the_configured_database_for_its_shards(database, clock) -> None:
+    from bot.config import DatabaseConfig, DiscordConfig, FeltConfig
+    from bot.discord.database import open_for_bot
+
+    async with await Storage.open(database, clock=clock) as storage:
+        my_table, _round = await interrupted(storage, guild_on(1))
+        await interrupted(storage, guild_on(2))
+    if isinstance(database, str):
+        where = DatabaseConfig(path="/nonexistent/felt.db", url=database)
+    else:
+        where = DatabaseConfig(path=str(database))
+    config = FeltConfig(discord=DiscordConfig(shard_count=4, shard_ids=(0, 1)), database=where)
+
+    storage, report = await open_for_bot(config, clock=clock)
+    try:
+        assert storage.shards == Shards.of([0, 1], SHARD_COUNT)
+        assert [hand.table_id for hand in report.voided_hands] == [my_table]
+        assert [table.table_id for table in await storage.list_tables()] == [my_table]
+    finally:
+        await storage.close()
