@@ -445,8 +445,8 @@ class BlackjackTable:
         await self.storage.settle_round(
             round_id, outcomes, history=history, key=f"bj:{round_id}:settle"
         )
-        self.rounds_played += 1
         finished = RoundFinished(round_id, results, self.snapshot())
+        self.rounds_played += 1
         self.phase = TablePhase.IDLE
         self.round = None
         self.round_id = None

@@ -498,7 +498,7 @@ class HoldemTable:
             if not seat.sitting_out:
                 raise TableError("You are not sitting out.")
             if seat.stack + seat.pending_rebuy == 0:
-                raise TableError("You have no chips at this table: use /holdem rebuy first.")
+                raise TableError("You have no chips at this table: rebuy first.")
             seat.sitting_out = False
             seat.timeouts = 0
             seat.hands_sat_out = 0
@@ -732,7 +732,7 @@ class HoldemTable:
                     shown.append(ShownHand(seat.seat_no, seat.name, cards, description))
                 case BoardDealt(street=street, cards=cards):
                     self._last_actions = {}
-                    if shown and len(hand.board) < 5:
+                    if shown:  # hands tabled before a board card: an all-in run-out
                         await self._table_hands(shown, events, event)
                         shown = []
                     board = self._board_until(events, event)

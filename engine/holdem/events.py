@@ -93,7 +93,7 @@ class PotAwarded:
 
     ``shares`` pairs each winner with the chips they got (the odd chip goes to the first winner
     left of the button). ``description`` names the winning hand, or is empty when everyone else
-    folded.
+    folded (a hand that won because the others mucked at showdown is described).
     """
 
     pot: int

@@ -602,8 +602,11 @@ class Hand:
             if not pot.eligible:  # pragma: no cover - mucks that would empty a pot are refused
                 raise AssertionError("a pot with no eligible player")
             if live_count == 1:
+                # Won unopposed: by folds (nothing to describe) or because the rest mucked.
                 winners = list(pot.eligible)
-                description = ""
+                winner = winners[0]
+                shown = self.shown[winner] and len(self.board) == 5
+                description = self._value(winner).description if shown else ""
             else:
                 values = {i: self._value(i) for i in pot.eligible}
                 best = max(values.values())

@@ -281,3 +281,14 @@ async def test_insurance_is_decided_by_every_player_in_any_order(storage: Storag
         await game.act(ALICE, round_id, step, Action.NO_INSURANCE)  # the double click
     assert game.snapshot().to_act_user == ALICE  # on to the hands
     assert (await storage.check()).ok
+
+
+async def test_the_result_snapshot_numbers_the_round_it_settles(storage: Storage) -> None:
+    scheduler, recorder = ManualScheduler(), Recorder()
+    game = table(storage, scheduler, recorder, "Th 9c 7d Ts Th 9c 7d Ts")
+    for number in (1, 2):
+        await game.bet(ALICE, "Alice", 10)
+        await game.deal_now(ALICE)
+        assert game.round_id is not None
+        await game.act(ALICE, game.round_id, game.snapshot().step, Action.STAND)
+        assert recorder.of(RoundFinished)[-1].snapshot.round_number == number

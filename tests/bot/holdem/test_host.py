@@ -341,3 +341,42 @@ async def test_host_with_real_smart_bots_plays_and_records_opponent_stats(
     bot_actions = [e for e in recorder.of(ActionTaken) if e.name.startswith("🤖")]
     assert len(bot_actions) >= 4
     assert (await storage.check()).ok
+
+
+async def test_host_tables_hands_with_equities_on_a_preflop_all_in(
+    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+) -> None:
+    from bot.holdem.bots import TABLE_EQUITY
+    from bot.holdem.events import HandsTabled
+    from bot.holdem.settings import HoldemSettings
+
+    table = await HoldemTable.create(
+        storage=storage,
+        guild_id=GUILD,
+        channel_id=8,
+        host_user_id=ALICE,
+        name="All-in",
+        settings=HoldemSettings(bots=0, min_buy_in=100),
+        key="open-allin",
+        scheduler=scheduler,
+        presenter=recorder,
+        bots=calling_station,
+        equity=TABLE_EQUITY,
+        rng=random.Random(5),
+    )
+    await table.join(ALICE, "Alice", 500)
+    await table.join(BOB, "Bob", 500)
+    for _ in range(2):  # whoever acts first shoves, the other calls
+        hand = table.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        actor = table.seats[table.snapshot().to_act_seat or 0].user_id
+        assert actor is not None
+        action = RaiseTo(legal.max_raise_to) if legal.max_raise_to else Call()
+        await table.act(actor, table.hand_id, hand.action_count, action)
+    tabled = recorder.of(HandsTabled)
+    assert len(tabled) == 1
+    assert tabled[0].board == () and len(tabled[0].hands) == 2
+    assert abs(sum(chance for _, chance in tabled[0].equities) - 1) < 1e-9
+    assert recorder.of(HandFinished)

@@ -337,6 +337,9 @@ def test_hand_auto_showdown_mucks_hands_that_cannot_win() -> None:
     assert shown == [0]
     assert mucked == [1, 2]
     assert hand.stacks == [104, 98, 98]
+    # Won at showdown (the others mucked), not by folds: the winning hand is named.
+    awarded = [e for e in hand.events if isinstance(e, PotAwarded)]
+    assert awarded[0].description == "Pair of Aces, King kicker"
 
 
 def test_hand_events_keep_hole_cards_private_to_their_owner() -> None:
