@@ -452,7 +452,9 @@ class PostgresBackend:
         return False
 
     async def close(self) -> None:
-        """Wait for the transactions in flight, then close every connection. Safe to call twice."""
+        """Wait for the transactions in flight and those already waiting for a connection
+        (waiters are served in order, before this), then close every connection. Safe to call
+        twice."""
         if self._closed:
             return
         self._closed = True

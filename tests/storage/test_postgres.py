@@ -329,6 +329,29 @@ async def test_a_cancelled_caller_still_gets_its_write_applied(database) -> None
         assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")).balance == 1_005
 
 
+async def test_closing_finishes_the_write_in_flight_and_refuses_those_waiting(
+    database,
+) -> None:
+    storage = await Storage.open(database, pool_size=1)
+    await storage.ensure_account(GUILD, ALICE)
+    grants = [
+        asyncio.create_task(storage.admin_grant(GUILD, ALICE, 1, actor_id=1, key=f"g{n}"))
+        for n in range(3)
+    ]
+    await asyncio.sleep(0)  # the first grant holds the one connection, the others wait for it
+
+    await storage.close()
+    results = await asyncio.gather(*grants, return_exceptions=True)
+
+    assert [type(result).__name__ for result in results] == [
+        "BalanceChange",
+        "StorageClosed",
+        "StorageClosed",
+    ]
+    async with await Storage.open(database) as reopened:
+        assert await reopened.balance(GUILD, ALICE) == 1_001
+
+
 async def test_a_closed_storage_refuses_everything(database) -> None:
     storage = await Storage.open(database)
     await storage.close()
