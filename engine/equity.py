@@ -156,6 +156,21 @@ def equity(
     return tally.result(known, table, random_opponents, exact)
 
 
+ALL_IN_SAMPLES = 20_000
+ALL_IN_SEED = 0
+
+
+def all_in_equities(hands: Sequence[Sequence[Card]], board: Sequence[Card] = ()) -> list[float]:
+    """Each face-up hand's share of the pot, as a table shows it at an all-in.
+
+    Exact when there are at most ``DEFAULT_EXACT_LIMIT`` run-outs (from the flop on, and any
+    heads-up turn), else ``ALL_IN_SAMPLES`` samples from a fixed seed (preflop: a standard error
+    of about 0.3%), so the same cards always show the same figures. About 0.1 s preflop.
+    """
+    result = equity(hands, board, samples=ALL_IN_SAMPLES, rng=random.Random(ALL_IN_SEED))
+    return [hand.equity for hand in result.hands]
+
+
 def exact_runouts(remaining: int, random_opponents: int, missing: int) -> int:
     """How many runouts exact enumeration visits: each random opponent's hand in turn, then
     the ``missing`` board cards, from ``remaining`` unseen cards."""

@@ -17,6 +17,10 @@ keeps) comes back from the worker and replaces the seat's copy.
 
 A strategy that raises or returns an illegal action never blocks the table: the seat checks if
 it can, else folds, and ``last_error`` says what went wrong so the host can log it.
+
+``HandBot`` (and ``make_hand_bot``, a ``BotFactory`` for ``bot.holdem.host``) serves hosts that
+hand the bot the live ``Hand``: it copies out the ``SeatView`` first, so the strategy still sees
+only what its seat may, then decides like ``BotPlayer``.
 """
 
 from __future__ import annotations
@@ -24,13 +28,16 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
 from engine.bots.registry import BotSpec, make_strategy
+from engine.bots.stats import TableStats
 from engine.bots.strategy import Strategy, check_or_fold
 from engine.bots.view import SeatView
 from engine.holdem.actions import Action
+from engine.holdem.hand import Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,3 +120,41 @@ class BotPlayer:
 
         work.add_done_callback(finished)
         return outcome
+
+
+class HandBot:
+    """A bot for a host that passes the live hand: ``decide(hand, player)``.
+
+    The view is copied out of the hand first (call it under the table's lock, as
+    ``bot.holdem.host`` does, or from a worker thread while the hand is not changing). With a
+    ``TableStats`` and the players' stable keys in PHH order (``keys``), the bot reads its
+    opponents; without them it plays them by its priors.
+    """
+
+    def __init__(
+        self,
+        spec: BotSpec | str,
+        rng: random.Random | None = None,
+        *,
+        stats: TableStats | None = None,
+    ) -> None:
+        self.player = BotPlayer.from_spec(spec, rng)
+        self.stats = stats
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last decision fell back to check/fold, if it did."""
+        return self.player.last_error
+
+    def decide(self, hand: Hand, player: int, keys: Sequence[Hashable] | None = None) -> Action:
+        """The bot's legal action as PHH player ``player`` of ``hand``."""
+        snapshot = (
+            self.stats.snapshot(keys) if self.stats is not None and keys is not None else None
+        )
+        return self.player.decide(SeatView.from_hand(hand, player, stats=snapshot))
+
+
+def make_hand_bot(name: str, strategy: str, rng: random.Random) -> HandBot:
+    """A ``HandBot`` playing ``strategy`` (``"smart"``, ``"smart:hard"``, ...); ``name`` is the
+    seat's display name and is not used. Matches ``bot.holdem.host.BotFactory``."""
+    return HandBot(strategy, rng)

@@ -134,6 +134,13 @@ def check_setup(
         raise SimulationSetupError(f"the stack must be at least 1 chip, not {stack}")
 
 
+def seating(number: int, seats: int) -> list[int]:
+    """The seat of each PHH player in hand ``number`` (from 0): the button is seat
+    ``number % seats`` and PHH player ``i`` sits ``i + 1`` seats after it."""
+    button = number % seats
+    return [(button + 1 + i) % seats for i in range(seats)]
+
+
 def play_hand(
     hand: Hand,
     strategies: Sequence[Strategy],
@@ -183,8 +190,7 @@ def simulate_holdem(
     squares = [0] * n
     stacks = [stack] * n
     for number in range(hands):
-        button = (first_hand + number) % n
-        order = [(button + 1 + i) % n for i in range(n)]  # PHH player i sits at order[i]
+        order = seating(first_hand + number, n)
         # Each hand's deck has its own seed, so a hand's cards do not depend on how earlier
         # hands were played: changing one strategy leaves every deal the same.
         hand = Hand(stakes, stacks, rng=session_rng(seed, f"deck:{first_hand + number}"))

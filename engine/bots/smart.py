@@ -1,24 +1,37 @@
-"""The ``smart`` strategy: equity-driven play that reads its opponents, at three difficulties.
+"""The ``smart`` strategy: it prices every legal option in chips and plays the best one.
 
-Each decision starts from the seat's equity (share of the pot) against the live opponents:
+**Equity.** Each decision starts from the seat's equity (share of the pot) against the live
+opponents: before the flop from the shipped table (equity against k random hands), scaled for
+each opponent who raised or called by the table's heads-up equity against the range that action
+suggests; after it from ``reading.estimate_equity`` against opponent models, whose ranges are
+narrowed by how each opponent entered the pot and weighted by what their bets (by size, the river
+most) and calls on this board say (Monte Carlo on the flop, exact on the turn and river
+heads-up when cheap).
 
-- preflop, from the shipped table (equity against k random hands), scaled for every opponent who
-  raised or called by the table's heads-up equity against the range that action suggests;
-- after the flop, ``reading.estimate_equity`` against opponent models: ranges narrowed by how each
-  opponent entered the pot and weighted by what their bets and calls on this board suggest
-  (Monte Carlo on the flop, exact on the turn and river heads-up when cheap).
+**Reads.** Each opponent's public statistics (VPIP, raise and 3-bet rates, folds to small and big
+bets and raises, postflop aggression, how wide the hands they showed down were) are blended with
+priors into ``Tendencies``; a player who shows down any two cards is *careless* (their bets and
+folds say nothing), so a maniac's bet means little and a rock's a lot.
 
-Opponents' ranges come from their public statistics (VPIP, raise and 3-bet rates, postflop
-aggression, folds to bets, hands shown at showdown) blended with priors, so a maniac's bet means
-little and a rock's raise a lot. The equity then meets the price: pot odds (with implied odds on
-the flop and turn), the stack-to-pot ratio (commit when shallow, control the pot when deep),
-position (bluff and thin-bet more in position), how often the opponents fold (bluff the folders,
-value-bet the callers bigger) and the seat's stack against the table average. Bets are fractions
-of the pot clamped into the legal range; it bluffs and slow-plays now and then.
+**Prices.** Fold is 0. Check and call are worth the equity the hand gets to realize (less out of
+position, less for weak hands against opponents who keep betting, more against careless folders
+who give up later; implied odds on the flop and turn) times the pot, with the chips of players
+still to act who are expected to call, and the risk that one of them raises. Each raise size
+(fractions of the pot after the flop, multiples of the bet before it, the minimum, and all-in
+when it is a size people use: at most about twice the pot after the flop, or before it when
+short-stacked, over a raise of at most four times, or over a careless raiser) is worth: everyone
+folds (the pot), somebody re-raises (call all-in or give up), or it is called (equity against
+the likelier, stronger calling hands, and the chips they add). Raises that would leave less than
+a third of the stack behind go all-in. This one calculation does the work of pot odds, implied
+odds, position, stack-to-pot ratio, bluffs (when folds pay), value bets sized to what callers
+pay, slow-plays (checking into players who bet) and the stack relative to the table average
+(the big stack's bets are feared a little more). It never open-limps except from the small
+blind, so it looks like poker to the people at the table.
 
-Difficulty changes the sample counts, the noise added to the equity, how much it reads ranges and
-how much it trusts what it observed: ``easy`` plays its cards against random hands with a rough
-estimate; ``hard`` reads and exploits fully.
+**Difficulty** changes the samples, the noise on the equity, how far it narrows ranges, how fast
+it trusts what it observes, and how often it picks a near-best option instead of the best:
+``easy`` plays its cards against random hands with a rough estimate and no reads; ``hard`` reads
+and exploits fully. See ``SETTINGS``.
 """
 
 from __future__ import annotations
@@ -78,11 +91,11 @@ SETTINGS: Mapping[Difficulty, SmartSettings] = {
     Difficulty.NORMAL: SmartSettings(
         samples=400,
         exact_budget=6_000,
-        noise=0.035,
-        reading=0.6,
-        exploit=0.6,
-        mix=0.15,
-        margin=0.05,
+        noise=0.02,
+        reading=0.8,
+        exploit=0.8,
+        mix=0.08,
+        margin=0.03,
     ),
     Difficulty.HARD: SmartSettings(
         samples=900,
@@ -90,8 +103,8 @@ SETTINGS: Mapping[Difficulty, SmartSettings] = {
         noise=0.0,
         reading=1.0,
         exploit=1.0,
-        mix=0.1,
-        margin=0.03,
+        mix=0.05,
+        margin=0.02,
     ),
 }
 
@@ -120,6 +133,15 @@ _REALIZE = {
 
 _FUTURE = {Street.PREFLOP: 0.8, Street.FLOP: 0.65, Street.TURN: 0.4, Street.RIVER: 0.0}
 """How much later betting is left on each street, for the pots careless folders give up."""
+
+_SHORT_STACK_BB = 25
+"""At or below this many big blinds, moving all-in before the flop is a normal play."""
+
+_WILD = 0.25
+"""Below this ``informative``, a player's raises say nothing about their cards."""
+
+_PRESSURE = 0.6
+"""How much of a weak hand's equity later bets from aggressive opponents take away."""
 
 
 def _entered(view: SeatView) -> list[int]:
@@ -181,10 +203,12 @@ def _called_equity(equity: float, fold_all: float, informative: float) -> float:
 
 
 def _blend(count: int, total: int, prior: float, exploit: float, weight: float) -> float:
-    """An observed rate shrunk to ``prior`` by ``weight`` pseudo-observations, then trusted as
-    far as ``exploit`` says."""
-    observed = (count + prior * weight) / (total + weight)
-    return prior + exploit * (observed - prior)
+    """An observed rate shrunk to ``prior`` by ``weight / exploit`` pseudo-observations: the
+    less a bot exploits, the more it takes to move it off its priors (never, at 0)."""
+    if exploit <= 0.0:
+        return prior
+    pseudo = weight / exploit
+    return (count + prior * pseudo) / (total + pseudo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,8 +283,8 @@ class Tendencies:
         shown_width = 0.0
         if stats.shown:
             mean = stats.shown_percentile_sum / stats.shown
-            confidence = stats.shown / (stats.shown + 4)
-            shown_width = exploit * confidence * min(1.0, max(0.0, 2.2 * mean - 0.1))
+            confidence = stats.shown / (stats.shown + 4 / exploit) if exploit > 0 else 0.0
+            shown_width = confidence * min(1.0, max(0.0, 2.2 * mean - 0.1))
 
         def rate(count: int, total: int, prior: float, weight: float = _ACTIONS_WEIGHT) -> float:
             return _blend(count, total, prior, exploit, weight)
@@ -428,13 +452,20 @@ class SmartStrategy:
         cover = max(view.stacks[i] + view.bets[i] for i in opponents)
         # Against players who fold whatever they hold, a hand that stays in also wins the pots
         # they give up on later streets (when every one of them gives up).
+        # (Maniacs, who bet themselves rather than face our bets, give little of that.)
         careless = sum(
-            (1.0 - habits[i].informative) * habits[i].fold_to_bet for i in responders
+            (1.0 - habits[i].informative) * habits[i].fold_to_bet * (1.0 - habits[i].aggression)
+            for i in responders
         ) / len(responders)
+
+        # Against players who bet at every chance, a weak hand that calls now meets more bets
+        # later and is often forced out: it realizes less of its equity than a strong one.
+        pressure = sum(habits[i].bet_chance for i in responders) / len(responders)
 
         def realized(share: float, hands: float) -> float:
             future = _FUTURE[street] * float(careless ** max(1.0, hands))
-            return share * realize + future * (1.0 - share)
+            squeezed = 1.0 - _PRESSURE * _FUTURE[street] * pressure * (1.0 - share)
+            return share * realize * squeezed + future * (1.0 - share)
 
         # A player who bet or raised this hand shows strength in proportion to how much
         # their actions follow their cards: they fold less to a raise (this street most).
@@ -472,6 +503,10 @@ class SmartStrategy:
             checked = realized(equity, len(opponents)) * pot
             called = max(0.0, 0.85 * realized(equity, 1) * (pot + 2 * facing) - facing)
             options.append(((1 - bet_chance) * checked + bet_chance * called, CHECK))
+        elif preflop and _raises(view) == 0 and seat != 0 and view.players > 2:
+            # Nobody open-limps from the later seats: raise or fold (the small blind may
+            # complete, and heads-up the button may).
+            options.append((0.0, FOLD))
         else:
             options.append((0.0, FOLD))
             implied = 0.0
@@ -506,7 +541,9 @@ class SmartStrategy:
             options.append(((1 - raised) * flat + raised * if_raised, CALL))
 
         if legal.can_raise:
-            for target in self._raise_targets(view):
+            raiser = view.aggressor()
+            wild = raiser is not None and habits[raiser].informative < _WILD
+            for target in self._raise_targets(view, wild):
                 extra = target - view.bets[seat]
                 their_call = max(0, target - view.current_bet)
                 share_of_pot = their_call / max(1, pot + extra)
@@ -543,7 +580,7 @@ class SmartStrategy:
 
         return self._pick(options, pot, rng)
 
-    def _raise_targets(self, view: SeatView) -> list[int]:
+    def _raise_targets(self, view: SeatView, wild_raiser: bool = False) -> list[int]:
         """Candidate "to" amounts: the minimum, a few sizes (fractions of the pot after the
         flop, multiples of the bet before it) and all-in; sizes that would leave under a third
         of the stack become all-in (commit or do not bother)."""
@@ -568,10 +605,20 @@ class SmartStrategy:
             else:
                 wanted = [view.current_bet + f * (pot + view.to_call) for f in (0.6, 1.0, 1.5)]
         total = view.stack + view.bets[seat]
-        targets = {high, low}
+        targets = {low}
         for amount in wanted:
             clamped = min(high, max(low, round(amount)))
             targets.add(high if clamped >= total * 0.67 else clamped)
+        # All-in only when it is a size people would use: after the flop up to about twice the
+        # pot; before it, short-stacked or over a raise it is at most four times. (Shoving a
+        # hundred big blinds into a small pot may pay against bots, but nobody plays so.)
+        if view.street is Street.PREFLOP:
+            # Moving in over the raise of a player who raises any two cards is normal too.
+            sensible = high <= max(4 * view.current_bet, _SHORT_STACK_BB * bb) or wild_raiser
+        else:
+            sensible = high - view.bets[seat] <= 2.2 * (view.pot_total + view.to_call)
+        if sensible or high == low:
+            targets.add(high)
         return sorted(targets)
 
     def _pick(self, options: list[tuple[float, Action]], pot: int, rng: random.Random) -> Action:

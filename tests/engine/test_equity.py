@@ -15,6 +15,7 @@ from engine.cards import DECK, Card, parse_cards
 from engine.equity import (
     EquityInputError,
     EquityMethod,
+    all_in_equities,
     equity,
     exact_runouts,
 )
@@ -200,6 +201,17 @@ def test_equity_refuses_impossible_deals(
 def test_equity_refuses_non_cards() -> None:
     with pytest.raises(EquityInputError, match="not a Card"):
         equity([[0, 1], parse_cards("KdKc")])  # type: ignore[list-item]
+
+
+def test_all_in_equities_are_exact_after_the_flop_and_fixed_before() -> None:
+    hands = [parse_cards("AsAh"), parse_cards("KdKc"), parse_cards("9h8h")]
+    board = parse_cards("2h7hJc")
+    exact = equity(hands, board, method=EquityMethod.EXACT)
+    assert all_in_equities(hands, board) == [hand.equity for hand in exact.hands]
+    preflop = all_in_equities(hands[:2])
+    assert preflop == all_in_equities(hands[:2])  # the same cards always show the same figures
+    assert preflop[0] == pytest.approx(0.82, abs=0.01)
+    assert sum(preflop) == pytest.approx(1.0)
 
 
 @pytest.mark.slow

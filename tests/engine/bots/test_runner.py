@@ -7,7 +7,8 @@ import random
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import ClassVar
 
-from engine.bots.runner import BotPlayer, decide_detached
+from engine.bots.runner import BotPlayer, HandBot, decide_detached, make_hand_bot
+from engine.bots.stats import TableStats
 from engine.bots.view import SeatView
 from engine.holdem import Action, Check, Fold, RaiseTo
 from tests.engine.bots.helpers import act_all, spots, stacked
@@ -101,3 +102,25 @@ def test_bot_player_answers_even_if_the_worker_dies() -> None:
         action = bot.submit(view, executor).result(timeout=5)
     assert action == Fold()
     assert bot.last_error == "RuntimeError: worker died"
+
+
+def test_hand_bot_decides_from_the_hand_like_a_bot_player() -> None:
+    host_bot = make_hand_bot("Turing", "smart:hard", random.Random(8))
+    seat_bot = BotPlayer.from_spec("smart:hard", random.Random(8))
+    decisions = 0
+    for hand, view in spots(30, seed=31, stats=False):
+        assert host_bot.decide(hand, view.seat) == seat_bot.decide(view)
+        decisions += 1
+    assert decisions == 30
+    assert host_bot.last_error is None
+
+
+def test_hand_bot_reads_opponents_from_table_stats_when_given_keys() -> None:
+    stats = TableStats()
+    hand = stacked(["AsAh", "KdKc"])
+    act_all(hand, Fold())
+    stats.record(hand.events, ["ann", "bob"])
+    bot = HandBot("smart", random.Random(1), stats=stats)
+    hand = stacked(["7c2d", "KdKc"])
+    action = bot.decide(hand, hand.to_act or 0, keys=["bob", "ann"])
+    assert SeatView.from_hand(hand, hand.to_act or 0).legal.allows(action)
