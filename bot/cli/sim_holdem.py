@@ -1,11 +1,375 @@
-"""`felt sim holdem`: not built yet."""
+"""`felt sim holdem`: bots play a long Hold'em session; report each seat's win rate.
+
+    felt sim holdem --seats smart,random,passive,aggressive,random,passive --hands 20000 \\
+        --seed 42 [--blinds 1/2] [--stack 200] [--workers 2] [--json]
+
+Stacks reset every hand and the button moves one seat per hand. Each seat is a strategy name
+(``random``, ``passive``, ``aggressive``, ``smart``), optionally with a difficulty for ``smart``
+(``smart:easy``, ``smart:hard``). The report gives per seat the hands, net chips, big blinds won
+per 100 hands and its standard error (and a 95% interval in the text form). The hands are shared
+between ``--workers`` processes, each with its own seed derived from ``--seed`` and its index,
+so the same seed and worker count always give the same result; each worker's table keeps its
+own player statistics. Progress goes to stderr, as ``felt sim blackjack`` does it.
+"""
 
 from __future__ import annotations
 
-from bot.cli.common import SubParsers, not_yet
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import queue
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from bot.cli.common import CliError, SubParsers
+from bot.cli.sim_blackjack import parse_count, parse_seed, parse_workers, shares, wants_progress
+from engine.bots.registry import STRATEGY_NAMES, BotSpec, parse_seats
+from engine.bots.simulate import (
+    MAX_SEATS,
+    MIN_SEATS,
+    HoldemSimResult,
+    check_setup,
+    simulate_holdem,
+)
+from engine.errors import EngineError
+
+DEFAULT_SEATS = "smart,random,passive,aggressive,random,passive"
+LONG_RUN_HANDS = 20_000
+"""Runs at least this long report progress on stderr even when it is not a terminal."""
+_PROGRESS_EVERY = 50
 
 
 def register(subparsers: SubParsers) -> None:
     """Add the `sim holdem` subcommand."""
-    parser = subparsers.add_parser("holdem", help="(coming soon)")
-    parser.set_defaults(handler=not_yet("felt sim holdem"))
+    parser = subparsers.add_parser(
+        "holdem",
+        help="simulate Hold'em between bots and report each seat's win rate",
+        description="Seat bots at a No-Limit Hold'em table, play many hands (stacks reset "
+        "every hand, the button moves) and report each seat's net, bb/100 and standard error.",
+    )
+    parser.add_argument(
+        "--seats",
+        default=DEFAULT_SEATS,
+        metavar="LIST",
+        help=f"comma-separated strategies, {MIN_SEATS} to {MAX_SEATS}: "
+        f"{', '.join(STRATEGY_NAMES)}; smart:easy / smart:hard set a difficulty "
+        f"(default: {DEFAULT_SEATS})",
+    )
+    parser.add_argument(
+        "--hands",
+        default="10000",
+        metavar="N",
+        help="hands to play, e.g. 20000, 20_000, 20k (default: 10000)",
+    )
+    parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: random)")
+    parser.add_argument(
+        "--blinds", default="1/2", metavar="SB/BB", help="small/big blind (default: 1/2)"
+    )
+    parser.add_argument(
+        "--stack", default="200", metavar="CHIPS", help="every stack, each hand (default: 200)"
+    )
+    parser.add_argument("--workers", default="1", metavar="K", help="processes (default: 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    progress = parser.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="always show progress on stderr",
+    )
+    progress.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show progress"
+    )
+    parser.set_defaults(handler=run)
+
+
+# ----------------------------------------------------------------------------------- options
+
+
+def parse_seat_list(text: str) -> tuple[BotSpec, ...]:
+    """The seats' strategies, or a ``CliError`` naming the bad one."""
+    try:
+        specs = parse_seats(text)
+    except EngineError as error:
+        raise CliError(f"--seats: {error}") from None
+    if not MIN_SEATS <= len(specs) <= MAX_SEATS:
+        raise CliError(f"--seats must list {MIN_SEATS} to {MAX_SEATS} strategies, not {len(specs)}")
+    return specs
+
+
+def parse_blinds(text: str) -> tuple[int, int]:
+    """``"1/2"`` as (small blind, big blind): whole numbers, 1 <= small <= big."""
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if match is None:
+        raise CliError(f"--blinds must look like 1/2 (small/big), not {text!r}")
+    small, big = int(match.group(1)), int(match.group(2))
+    if small < 1:
+        raise CliError(f"--blinds: the small blind must be at least 1, not {text!r}")
+    if small > big:
+        raise CliError(f"--blinds: the small blind cannot exceed the big blind, not {text!r}")
+    return small, big
+
+
+def parse_stack(text: str, big_blind: int) -> int:
+    """A stack of at least one big blind."""
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    if not re.fullmatch(r"-?\d+", cleaned):
+        raise CliError(f"--stack must be a whole number of chips, not {text!r}")
+    stack = int(cleaned)
+    if stack < 1:
+        raise CliError(f"--stack must be a positive number of chips, not {text!r}")
+    if stack < big_blind:
+        raise CliError(f"--stack must cover the big blind ({big_blind}), not {text!r}")
+    return stack
+
+
+# ----------------------------------------------------------------------------------- running
+
+
+def worker_seed(seed: int, worker: int, workers: int) -> int:
+    """The seed of one worker: the run's seed when there is one worker, else derived."""
+    if workers == 1:
+        return seed
+    digest = hashlib.sha256(f"felt-sim-holdem:{seed}:{worker}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _play_share(
+    specs: Sequence[BotSpec],
+    hands: int,
+    seed: int,
+    first_hand: int,
+    blinds: tuple[int, int],
+    stack: int,
+    report: Callable[[int], None] | None,
+) -> HoldemSimResult:
+    return simulate_holdem(
+        specs,
+        hands,
+        seed,
+        small_blind=blinds[0],
+        big_blind=blinds[1],
+        stack=stack,
+        first_hand=first_hand,
+        progress=report,
+        progress_every=_PROGRESS_EVERY,
+    )
+
+
+def _worker(*, index: int, channel: Any, **share: Any) -> None:  # pragma: no cover - child
+    try:
+        result = _play_share(
+            **share, report=lambda played: channel.put(("progress", index, played))
+        )
+        channel.put(("done", index, result))
+    except BaseException as error:  # the parent reports it; nothing else can
+        channel.put(("failed", index, f"{type(error).__name__}: {error}"))
+
+
+def run_simulation(
+    specs: Sequence[BotSpec],
+    hands: int,
+    seed: int,
+    *,
+    blinds: tuple[int, int] = (1, 2),
+    stack: int = 200,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> HoldemSimResult:
+    """Play ``hands`` hands over ``workers`` processes; deterministic for the same arguments.
+
+    Worker ``i`` plays its share with its own seed, and its button starts where the shares
+    before it end, so the button still moves round the table evenly."""
+    try:
+        check_setup(specs, hands, blinds[0], blinds[1], stack)
+    except EngineError as error:
+        raise CliError(str(error)) from None
+    counts = shares(hands, workers)
+    starts = [sum(counts[:index]) for index in range(workers)]
+    if workers == 1:
+        return _play_share(specs, hands, seed, 0, blinds, stack, progress)
+    methods = multiprocessing.get_all_start_methods()
+    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    channel = context.Queue()
+    processes = [
+        context.Process(
+            target=_worker,
+            kwargs={
+                "index": index,
+                "channel": channel,
+                "specs": tuple(specs),
+                "hands": counts[index],
+                "seed": worker_seed(seed, index, workers),
+                "first_hand": starts[index],
+                "blinds": blinds,
+                "stack": stack,
+            },
+            daemon=True,
+        )
+        for index in range(workers)
+        if counts[index] > 0
+    ]
+    active = [index for index in range(workers) if counts[index] > 0]
+    for process in processes:
+        process.start()
+    done: dict[int, HoldemSimResult] = {}
+    played = [0] * workers
+    try:
+        while len(done) < len(active):
+            try:
+                kind, index, payload = channel.get(timeout=0.5)
+            except queue.Empty:
+                for index, process in zip(active, processes, strict=True):
+                    if index not in done and not process.is_alive() and process.exitcode:
+                        raise CliError(
+                            f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
+                        ) from None
+                continue
+            if kind == "progress":
+                played[index] = payload
+                if progress is not None:
+                    progress(sum(played))
+            elif kind == "done":
+                done[index] = payload
+                played[index] = counts[index]
+            else:
+                raise CliError(f"worker {index} failed: {payload}")
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+    return HoldemSimResult.combine(done[index] for index in active)
+
+
+# ----------------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """Progress on stderr: a redrawn bar on a terminal, or a line every 10% for a log file."""
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO,
+        *,
+        bar: bool,
+        clock: Callable[[], float] = time.monotonic,
+        min_interval: float = 0.2,
+    ) -> None:
+        self.total = total
+        self.stream = stream
+        self.bar = bar
+        self.clock = clock
+        self.min_interval = min_interval
+        self.started = clock()
+        self._last_draw = -1e9
+        self._last_tenth = 0
+
+    def update(self, done: int) -> None:
+        """Report ``done`` hands out of ``total``."""
+        now = self.clock()
+        elapsed = now - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        if self.bar:
+            if now - self._last_draw < self.min_interval and done < self.total:
+                return
+            self._last_draw = now
+            fraction = done / self.total if self.total else 1.0
+            filled = int(30 * fraction)
+            eta = (self.total - done) / rate if rate > 0 else 0.0
+            self.stream.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} "
+                f"{done:,}/{self.total:,} hands  {rate:,.0f}/s  ETA {eta:4.0f}s "
+            )
+            self.stream.flush()
+            return
+        tenth = 10 * done // self.total if self.total else 10
+        if tenth > self._last_tenth:
+            self._last_tenth = tenth
+            self.stream.write(f"{done:,}/{self.total:,} hands ({rate:,.0f}/s)\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.bar:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# ----------------------------------------------------------------------------------- report
+
+
+def format_report(
+    result: HoldemSimResult,
+    *,
+    seed: int,
+    blinds: tuple[int, int],
+    stack: int,
+    workers: int,
+) -> str:
+    """The text report printed on stdout."""
+    seats = len(result.seats)
+    lines = [
+        f"Hold'em: {result.hands:,} hands, {seats} seats, blinds {blinds[0]}/{blinds[1]}, "
+        f"stacks {stack:,} ({stack / blinds[1]:g} bb, reset every hand), seed {seed}, "
+        f"{workers} worker{'s' if workers > 1 else ''}",
+        f"{'seat':>4}  {'strategy':<12} {'hands':>8} {'net':>11} {'bb/100':>9} {'± s.e.':>8}"
+        f"  {'95% interval':<19}",
+    ]
+    for seat in result.seats:
+        low, high = seat.interval_95
+        lines.append(
+            f"{seat.seat:>4}  {seat.strategy:<12} {seat.hands:>8,} {seat.net:>+11,} "
+            f"{seat.bb_per_100:>+9.2f} {seat.stderr_bb_per_100:>8.2f}  "
+            f"[{low:+.1f}, {high:+.1f}]"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of `felt sim holdem`."""
+    specs = parse_seat_list(args.seats)
+    hands = parse_count(args.hands, "--hands")
+    blinds = parse_blinds(args.blinds)
+    stack = parse_stack(args.stack, blinds[1])
+    seed, chosen = parse_seed(args.seed)
+    workers = parse_workers(args.workers)
+    err = sys.stderr
+    if chosen:
+        print(f"felt sim holdem: no --seed given, using --seed {seed}", file=err)
+    show, as_bar = wants_progress(args.progress, hands, err)
+    show = show or (args.progress is None and hands >= LONG_RUN_HANDS)
+    progress = Progress(hands, err, bar=as_bar) if show else None
+    started = time.monotonic()
+    try:
+        result = run_simulation(
+            specs,
+            hands,
+            seed,
+            blinds=blinds,
+            stack=stack,
+            workers=workers,
+            progress=progress.update if progress is not None else None,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    elapsed = time.monotonic() - started
+    if args.json:
+        print(json.dumps(result.summary()))
+    else:
+        print(format_report(result, seed=seed, blinds=blinds, stack=stack, workers=workers))
+    rate = hands / elapsed if elapsed > 0 else 0.0
+    print(
+        f"felt sim holdem: {hands:,} hands in {elapsed:.1f}s ({rate:,.0f} hands/s, "
+        f"{workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
+        file=err,
+    )
+    return 0

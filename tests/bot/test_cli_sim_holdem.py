@@ -1,0 +1,137 @@
+"""`felt sim holdem`: the report, --json, reproducibility, workers and refusals."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from bot.cli import main
+from bot.cli.common import CliError
+from bot.cli.sim_holdem import Progress, parse_blinds, parse_seat_list, parse_stack
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["sim", "holdem", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sim_holdem_json_has_exactly_the_issue_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "--seats", "smart,random,passive", "--hands", "40", "--seed", "3", "--json"
+    )
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert list(report) == ["hands", "seats"]
+    assert report["hands"] == 40
+    assert [seat["seat"] for seat in report["seats"]] == [1, 2, 3]
+    assert [seat["strategy"] for seat in report["seats"]] == ["smart", "random", "passive"]
+    for seat in report["seats"]:
+        assert list(seat) == ["seat", "strategy", "net", "bb_per_100", "stderr_bb_per_100"]
+        assert isinstance(seat["net"], int)
+    assert sum(seat["net"] for seat in report["seats"]) == 0
+    assert "40 hands in" in err
+
+
+def test_sim_holdem_same_seed_same_result(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--seats", "smart:hard,aggressive", "--hands", "30", "--seed", "11", "--json")
+    first = run(capsys, *args)[1]
+    second = run(capsys, *args)[1]
+    other = run(capsys, "--seats", "smart:hard,aggressive", "--hands", "30", "--seed", "12",
+                "--json")[1]  # fmt: skip
+    assert first == second
+    assert first != other
+
+
+def test_sim_holdem_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "--seats", "smart,random", "--hands", "20", "--seed", "1", "--blinds", "5/10",
+        "--stack", "1000",
+    )  # fmt: skip
+    assert code == 0
+    assert "Hold'em: 20 hands, 2 seats, blinds 5/10, stacks 1,000 (100 bb" in out
+    assert "bb/100" in out and "95% interval" in out
+    assert out.count("\n") == 4  # title, header, two seats
+
+
+def test_sim_holdem_without_seed_picks_and_prints_one(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--seats", "random,random", "--hands", "5")
+    assert code == 0
+    assert "no --seed given, using --seed" in err
+
+
+def test_sim_holdem_workers_split_the_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--seats", "random,passive,aggressive", "--hands", "30", "--seed", "4", "--json")
+    single = json.loads(run(capsys, *args)[1])
+    double = json.loads(run(capsys, *args, "--workers", "2")[1])
+    again = json.loads(run(capsys, *args, "--workers", "2")[1])
+    assert double == again
+    assert double["hands"] == single["hands"] == 30
+    assert sum(seat["net"] for seat in double["seats"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "smart,clever"], "unknown strategy 'clever'"),
+        (["--seats", "smart"], "2 to 10 strategies, not 1"),
+        (["--seats", ",".join(["random"] * 11)], "2 to 10 strategies, not 11"),
+        (["--seats", "smart:genius,random"], "unknown difficulty"),
+        (["--blinds", "2/1"], "cannot exceed the big blind"),
+        (["--blinds", "x"], "must look like 1/2"),
+        (["--blinds", "0/2"], "at least 1"),
+        (["--hands", "0"], "at least 1"),
+        (["--hands", "-5"], "--hands"),
+        (["--hands", "many"], "--hands"),
+        (["--stack", "0"], "positive"),
+        (["--stack", "-10"], "positive"),
+        (["--stack", "lots"], "whole number"),
+        (["--stack", "1"], "cover the big blind"),
+        (["--seed", "abc"], "--seed"),
+        (["--workers", "0"], "--workers"),
+    ],
+)
+def test_sim_holdem_refuses_bad_options_with_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    base = {"--seats": "smart,random", "--hands": "10", "--seed": "1"}
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        base[flag] = value
+    argv = [item for pair in base.items() for item in pair]
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("felt sim: ")
+    assert message in lines[0]
+
+
+def test_sim_holdem_option_parsers() -> None:
+    assert parse_blinds(" 5 / 10 ") == (5, 10)
+    assert parse_stack("1_000", 10) == 1000
+    assert [spec.label for spec in parse_seat_list("smart:easy, passive")] == [
+        "smart:easy",
+        "passive",
+    ]
+    with pytest.raises(CliError):
+        parse_blinds("1/2/3")
+
+
+def test_sim_holdem_progress_draws_a_bar_and_log_lines() -> None:
+    stream = io.StringIO()
+    clock = iter([0.0, 1.0, 2.0, 3.0]).__next__
+    bar = Progress(100, stream, bar=True, clock=clock, min_interval=0.0)
+    bar.update(50)
+    bar.update(100)
+    bar.close()
+    assert "50/100 hands" in stream.getvalue() and "100.0%" in stream.getvalue()
+    stream = io.StringIO()
+    log = Progress(100, stream, bar=False, clock=iter([0.0, 1.0, 2.0]).__next__)
+    log.update(10)
+    log.update(15)
+    assert stream.getvalue().count("\n") == 1
