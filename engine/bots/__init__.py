@@ -7,7 +7,8 @@ A bot sees only a ``SeatView`` (its own cards and public facts) and returns a le
     action = strategy.decide(view, rng)             # deterministic for a seeded rng
 
 ``BotPlayer`` wraps a strategy and its generator for a live table (thread-safe, with a safe
-fallback and a way to run decisions in a thread or process pool).
+fallback and a way to run decisions in a thread or process pool); ``HandBot`` and
+``make_hand_bot`` serve a host that hands bots the live ``Hand``.
 """
 
 from engine.bots.errors import (
@@ -23,6 +24,7 @@ from engine.bots.registry import (
     make_strategy,
     parse_seats,
 )
+from engine.bots.runner import BotPlayer, HandBot, make_hand_bot
 from engine.bots.smart import Difficulty, SmartStrategy
 from engine.bots.stats import PlayerStats, TableStats
 from engine.bots.strategy import AggressiveStrategy, PassiveStrategy, RandomStrategy, Strategy
@@ -33,8 +35,10 @@ __all__ = [
     "STRATEGY_NAMES",
     "AggressiveStrategy",
     "BotError",
+    "BotPlayer",
     "BotSpec",
     "Difficulty",
+    "HandBot",
     "IllegalBotActionError",
     "NotSeatsTurnError",
     "PassiveStrategy",
@@ -46,6 +50,7 @@ __all__ = [
     "Strategy",
     "TableStats",
     "UnknownStrategyError",
+    "make_hand_bot",
     "make_strategy",
     "parse_seats",
 ]

@@ -503,7 +503,7 @@ class SmartStrategy:
             checked = realized(equity, len(opponents)) * pot
             called = max(0.0, 0.85 * realized(equity, 1) * (pot + 2 * facing) - facing)
             options.append(((1 - bet_chance) * checked + bet_chance * called, CHECK))
-        elif preflop and _raises(view) == 0 and seat != 0 and view.players > 2:
+        elif preflop and _raises(view) == 0 and seat != 0 and view.players > 2 and legal.can_raise:
             # Nobody open-limps from the later seats: raise or fold (the small blind may
             # complete, and heads-up the button may).
             options.append((0.0, FOLD))

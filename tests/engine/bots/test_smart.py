@@ -153,3 +153,11 @@ def test_tendencies_start_from_priors_and_follow_observations() -> None:
     assert maniac.shown_width > 0.8 and maniac.informative < 0.2
     rock = Tendencies.of(ROCK, 1.0)
     assert rock.fold_chance(False, 0.45) > rock.fold_chance(False, 0.15)
+
+
+def test_smart_calls_all_in_for_the_big_blind_when_it_cannot_raise() -> None:
+    # First to act with exactly a big blind behind: raising is impossible, and aces call.
+    hand = stacked(["7c2d", "8s3h", "AsAh"], stacks=[200, 200, 2])
+    view = SeatView.from_hand(hand, 2)
+    assert not view.legal.can_raise
+    assert only(NORMAL, hand) == Call()
