@@ -3,6 +3,8 @@ result texts; and a check that the privacy scan does catch a leak."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from conftest import World
 from fakediscord import FakeDiscord
@@ -17,7 +19,7 @@ from bot.discord.errors import Refusal
 from bot.discord.holdem import formatting
 from bot.discord.holdem.formatting import Post, merge_posts, raise_choices
 from bot.discord.holdem.options import raise_amount, start_settings
-from bot.discord.holdem.presenter import TablePresenter
+from bot.discord.holdem.presenter import Pacer, TablePresenter
 from bot.holdem.events import (
     HandsTabled,
     HoleCards,
@@ -110,6 +112,24 @@ def test_holdem_all_in_post_shows_equities() -> None:
     post = formatting.tabled_post(HandsTabled(7, (), hands, ((1, 0.82), (2, 0.18))))
     assert post.title == "Hand #7 · All in"
     assert post.description.splitlines()[:2] == ["**Alice** A♥ A♦ — 82.0%", "**Bob** K♥ K♦ — 18.0%"]
+
+
+async def test_holdem_pacer_serves_turn_offers_first_without_starving_the_rest() -> None:
+    pacer = Pacer(per_second=500.0, burst=1)
+    await pacer.acquire()  # the bucket is empty now
+    order: list[str] = []
+
+    async def wait(name: str, urgent: bool) -> None:
+        await pacer.acquire(urgent=urgent)
+        order.append(name)
+
+    names = [("post 1", False), ("post 2", False), ("dm", False), ("post 3", False)]
+    names += [("turn 1", True), ("turn 2", True), ("turn 3", True), ("turn 4", True)]
+    tasks = [asyncio.create_task(wait(name, urgent)) for name, urgent in names]
+    await asyncio.gather(*tasks)
+    assert order == [
+        "turn 1", "turn 2", "turn 3", "post 1", "turn 4", "post 2", "dm", "post 3"
+    ]  # fmt: skip
 
 
 def test_holdem_card_scanner_reads_both_notations() -> None:

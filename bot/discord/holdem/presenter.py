@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import io
 import logging
 import time
@@ -27,6 +28,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.discord.holdem import formatting
@@ -63,6 +65,10 @@ DM_RETRY_AFTER_HANDS = 5
 """After a refused DM, skip this many hands before trying again (each refusal is an invalid
 request in Discord's ban counter)."""
 POST_LINGER_SECONDS = 0.05
+WORKER_RESTART_SECONDS = 1.0
+CLOSE_DRAIN_SECONDS = 60.0
+SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
+"""What a Discord request may fail with and the presenter survives (it logs and moves on)."""
 """How long a first post waits for the rest of its burst, so a burst becomes one message."""
 
 EventTap = Callable[[int, TableEvent], None]
@@ -72,9 +78,13 @@ ClosedCallback = Callable[["TablePresenter"], None]
 class Pacer:
     """A bot-wide budget of channel requests (Discord allows 50 per second in all).
 
-    A token bucket refilled at ``per_second``; callers wait in order (asyncio locks are fair),
-    so busy tables cannot starve quiet ones.
+    A token bucket refilled at ``per_second``. Waiting requests are served in order, urgent
+    ones first: a table message that offers a member their turn goes out before posts, DMs and
+    redraws of bot moves, so a busy bot stays playable; one request in ``NORMAL_SHARE`` is a
+    normal one whenever any waits, so the channel's story is never starved.
     """
+
+    NORMAL_SHARE = 4
 
     def __init__(
         self,
@@ -87,26 +97,65 @@ class Pacer:
         self._clock = clock
         self._tokens = float(burst)
         self._updated = clock()
-        self._lock = asyncio.Lock()
+        self._urgent: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._normal: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._timer: asyncio.TimerHandle | None = None
+        self._granted = 0
         self.waited = 0.0
-        """Seconds spent waiting for a token, in total (for the load benchmark)."""
+        """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
 
-    async def acquire(self) -> None:
+    async def acquire(self, *, urgent: bool = False) -> None:
         if self.per_second <= 0:
             return
-        async with self._lock:
-            while True:
-                now = self._clock()
-                self._tokens = min(
-                    float(self.burst), self._tokens + (now - self._updated) * self.per_second
-                )
-                self._updated = now
-                if self._tokens >= 1.0:
-                    self._tokens -= 1.0
-                    return
-                delay = (1.0 - self._tokens) / self.per_second
-                self.waited += delay
-                await asyncio.sleep(delay)
+        self._refill()
+        if self._tokens >= 1.0 and not self._urgent and not self._normal:
+            self._tokens -= 1.0
+            return
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        (self._urgent if urgent else self._normal).append(future)
+        self._schedule(loop)
+        began = self._clock()
+        try:
+            await future
+        finally:
+            self.waited += self._clock() - began
+            if not future.done():
+                future.cancel()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        refilled = self._tokens + (now - self._updated) * self.per_second
+        self._tokens = min(float(self.burst), refilled)
+        self._updated = now
+
+    def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is None and (self._urgent or self._normal):
+            delay = max(0.0, (1.0 - self._tokens) / self.per_second)
+            self._timer = loop.call_later(delay, self._release, loop)
+
+    def _release(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        self._refill()
+        while self._tokens >= 1.0:
+            future = self._next()
+            if future is None:
+                break
+            self._tokens -= 1.0
+            future.set_result(None)
+        self._schedule(loop)
+
+    def _next(self) -> asyncio.Future[None] | None:
+        self._granted += 1
+        first, second = self._urgent, self._normal
+        if self._granted % self.NORMAL_SHARE == 0:
+            first, second = second, first
+        for queue in (first, second):
+            while queue:
+                future = queue.popleft()
+                if not future.done():
+                    return future
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +209,7 @@ class TablePresenter:
         self._dms: collections.OrderedDict[int, HoleCards] = collections.OrderedDict()
         self._dm_skip: dict[int, int] = {}
         self._hole_images: dict[int, tuple[int, bytes]] = {}
+        self._dm_channels: dict[int, discord.DMChannel] = {}
 
         self._posts_ready = asyncio.Event()
         self._table_dirty = asyncio.Event()
@@ -377,17 +427,20 @@ class TablePresenter:
             self._table_dirty.set()
 
     async def _run(self, worker: Callable[[], Any], name: str) -> None:
-        while True:
+        while not self.client.is_closed():
             try:
                 await worker()
                 return
             except asyncio.CancelledError:
                 raise
             except Exception:  # keep the table's channel alive whatever one request did
+                if self.client.is_closed():
+                    return
                 _log.exception(
                     "holdem presenter %s worker failed", name, extra={"channel_id": self.channel_id}
                 )
                 self._busy = 0
+                await asyncio.sleep(WORKER_RESTART_SECONDS)
 
     async def _post_worker(self) -> None:
         while True:
@@ -433,12 +486,8 @@ class TablePresenter:
             await self._channel().send(
                 content=content or None, embeds=embeds, allowed_mentions=allowed
             )
-        except discord.HTTPException as error:
-            _log.warning(
-                "could not post in a table's channel: %s",
-                error,
-                extra={"channel_id": self.channel_id, "status": error.status, "code": error.code},
-            )
+        except SEND_FAILURES as error:
+            _log_failure("could not post in a table's channel", error, self.channel_id)
             return
         self._posts_since_table += 1
 
@@ -446,9 +495,10 @@ class TablePresenter:
         payload = self._payload()
         if payload is None:
             return
+        await self._pacer.acquire(urgent=_offers_a_turn(payload))
+        payload = self._payload() or payload  # the latest, after the wait
         file = await self._render(payload.view, payload.alt_text)
         view = build_view(list(payload.buttons))
-        await self._pacer.acquire()
         try:
             self.requests += 1
             message = await self._channel().send(
@@ -458,12 +508,8 @@ class TablePresenter:
                 view=view if view is not None else discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-        except discord.HTTPException as error:
-            _log.warning(
-                "could not post a table message: %s",
-                error,
-                extra={"channel_id": self.channel_id, "status": error.status, "code": error.code},
-            )
+        except SEND_FAILURES as error:
+            _log_failure("could not post a table message", error, self.channel_id)
             return
         old = self._table_message
         self._table_message = message.id
@@ -487,6 +533,7 @@ class TablePresenter:
                     if final is None and sent is not None:
                         final = _without_buttons(sent)
                     if final is not None and final != sent:
+                        await self._pacer.acquire()
                         await self._edit(message_id, final, sent.view if sent else None)
                     continue
                 current = self._table_message
@@ -496,6 +543,11 @@ class TablePresenter:
                 sent = self._sent.get(current)
                 if payload is None or payload == sent:
                     break
+                await self._pacer.acquire(urgent=_offers_a_turn(payload))
+                if self._table_message != current or self._table_message_pending():
+                    continue
+                # The state may have moved on while waiting for the budget: send the latest.
+                payload = self._payload() or payload
                 edited = await self._edit(current, payload, sent.view if sent else None)
                 if current in self._sent or self._table_message == current:
                     # What the message shows now (the retiring step compares with it). A failed
@@ -514,7 +566,6 @@ class TablePresenter:
             file = None
             if payload.view != previous_view:
                 file = await self._render(payload.view, payload.alt_text)
-            await self._pacer.acquire()
             self.requests += 1
             message = self._channel().get_partial_message(message_id)
             options: dict[str, Any] = {}
@@ -535,12 +586,8 @@ class TablePresenter:
                 self._sent.pop(message_id, None)
                 self._queue_table_message(None)
             return False
-        except discord.HTTPException as error:
-            _log.warning(
-                "could not edit a table message: %s",
-                error,
-                extra={"channel_id": self.channel_id, "status": error.status, "code": error.code},
-            )
+        except SEND_FAILURES as error:
+            _log_failure("could not edit a table message", error, self.channel_id)
             return False
         finally:
             self._busy -= 1
@@ -573,9 +620,12 @@ class TablePresenter:
             f"Your cards: **{formatting.hole_cards_text(hole.cards)}**"
         )
         try:
-            await self._pacer.acquire()
-            self.requests += 1
-            channel = await self.client.create_dm(discord.Object(hole.user_id))
+            channel = self._dm_channels.get(hole.user_id)
+            if channel is None:
+                await self._pacer.acquire()
+                self.requests += 1
+                channel = await self.client.create_dm(discord.Object(hole.user_id))
+                self._dm_channels[hole.user_id] = channel
             await self._pacer.acquire()
             self.requests += 1
             file = (
@@ -596,16 +646,13 @@ class TablePresenter:
             self._dm_skip[hole.user_id] = DM_RETRY_AFTER_HANDS
             if first:
                 self._post(formatting.dm_closed_post(hole.user_id))
-        except discord.HTTPException as error:
-            _log.warning(
-                "could not DM hole cards: %s",
-                error,
-                extra={"user_id": hole.user_id, "status": error.status, "code": error.code},
-            )
+        except SEND_FAILURES as error:
+            _log_failure("could not DM hole cards", error, self.channel_id)
 
     async def _finish(self) -> None:
         """After the table closed: send what is left, then stop."""
-        await self.drain()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.drain(), CLOSE_DRAIN_SECONDS)
         await self.aclose()
         if self._on_closed is not None:
             self._on_closed(self)
@@ -636,6 +683,24 @@ class TablePresenter:
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
+
+
+def _offers_a_turn(payload: TablePayload) -> bool:
+    """Whether the table message offers a member their turn (its requests go first)."""
+    return any(button.custom_id.startswith("holdem:act:") for button in payload.buttons)
+
+
+def _log_failure(what: str, error: BaseException, channel_id: int) -> None:
+    _log.warning(
+        "%s: %s",
+        what,
+        error,
+        extra={
+            "channel_id": channel_id,
+            "status": getattr(error, "status", None),
+            "code": getattr(error, "code", None),
+        },
+    )
 
 
 def _same_seats(now: TableSnapshot, then: TableSnapshot) -> bool:
