@@ -425,7 +425,7 @@ async def start_holdem_fixture(
                 scheduler=scheduler,
                 rng=lambda: rng,
                 table_overrides={**FAST, **(overrides or {})},
-                pacer=pacer or Pacer(per_second=45.0),
+                pacer=pacer or Pacer(),
                 tap=tap,
                 linger=linger,
             )

@@ -78,7 +78,8 @@ ClosedCallback = Callable[["TablePresenter"], None]
 class Pacer:
     """A bot-wide budget of channel requests (Discord allows 50 per second in all).
 
-    A token bucket refilled at ``per_second``. Waiting requests are served in order, urgent
+    A token bucket refilled at ``per_second`` (no second ever sees more than ``per_second +
+    burst`` requests: 45 by default, under the 50 that would get a 429). Waiting requests are served in order, urgent
     ones first: a table message that offers a member their turn goes out before posts, DMs and
     redraws of bot moves, so a busy bot stays playable; one request in ``NORMAL_SHARE`` is a
     normal one whenever any waits, so the channel's story is never starved.
@@ -89,7 +90,7 @@ class Pacer:
     def __init__(
         self,
         per_second: float = 40.0,
-        burst: int = 10,
+        burst: int = 5,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.per_second = per_second
@@ -677,7 +678,7 @@ class TablePresenter:
             return None
 
     def _wake_settled(self) -> None:
-        if not self.settled and self._tasks:
+        if not self._settled_waiters or (self._tasks and not self.settled):
             return
         waiters, self._settled_waiters = self._settled_waiters, []
         for waiter in waiters:
