@@ -321,7 +321,7 @@ def format_report(
         f"stacks {stack:,} ({stack / blinds[1]:g} bb, reset every hand), seed {seed}, "
         f"{workers} worker{'s' if workers > 1 else ''}",
         f"{'seat':>4}  {'strategy':<12} {'hands':>8} {'net':>11} {'bb/100':>9} {'± s.e.':>8}"
-        f"  {'95% interval':<19}",
+        "  95% interval",
     ]
     for seat in result.seats:
         low, high = seat.interval_95
