@@ -98,6 +98,10 @@ class RandomStrategy:
     name: ClassVar[str] = "random"
     __slots__ = ()
 
+    def __repr__(self) -> str:
+        # Stable across processes: test ids and logs must not carry memory addresses.
+        return "RandomStrategy()"
+
     def decide(self, view: SeatView, rng: random.Random) -> Action:
         legal = view.legal
         choices: list[str] = []
@@ -121,6 +125,10 @@ class PassiveStrategy:
     name: ClassVar[str] = "passive"
     __slots__ = ("samples",)
 
+    def __repr__(self) -> str:
+        # Stable across processes: test ids and logs must not carry memory addresses.
+        return "PassiveStrategy()"
+
     def __init__(self, samples: int = 150) -> None:
         self.samples = samples
 
@@ -139,6 +147,10 @@ class AggressiveStrategy:
 
     name: ClassVar[str] = "aggressive"
     __slots__ = ()
+
+    def __repr__(self) -> str:
+        # Stable across processes: test ids and logs must not carry memory addresses.
+        return "AggressiveStrategy()"
 
     SIZES: ClassVar[tuple[float, ...]] = (0.5, 0.75, 1.0)
 
