@@ -14,14 +14,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import secrets
 import sys
 import time
 from collections.abc import Callable
 from typing import TextIO
 
 from bot.cli.common import CliError, SubParsers
+from bot.cli.simulation import (
+    MAX_WORKERS,
+    Progress,
+    add_run_options,
+    parse_count,
+    parse_seed,
+    parse_workers,
+)
+from bot.cli.simulation import wants_progress as _wants_progress
 from engine.blackjack.analysis import house_edge
 from engine.blackjack.errors import SimulationError
 from engine.blackjack.parallel import run_parallel, shares, worker_seed
@@ -48,9 +55,13 @@ __all__ = [
 ]
 """Also used by ``felt sim holdem`` for the options the two simulators share."""
 
-MAX_WORKERS = 64
 LONG_RUN_HANDS = 1_000_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
+
+
+def wants_progress(flag: bool | None, hands: int, stream: TextIO) -> tuple[bool, bool]:
+    """``(show progress, as a bar)`` for a blackjack run of ``hands`` rounds."""
+    return _wants_progress(flag, hands, stream, long_run=LONG_RUN_HANDS)
 
 
 def register(subparsers: SubParsers) -> None:
@@ -86,68 +97,11 @@ def register(subparsers: SubParsers) -> None:
         help="rounds to play, e.g. 1000000, 1_000_000, 5M (default: 100000)",
     )
     parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: random)")
-    parser.add_argument("--workers", default="1", metavar="K", help="processes (default: 1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON line")
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_true",
-        default=None,
-        help="always show progress on stderr",
-    )
-    progress.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show progress"
-    )
+    add_run_options(parser)
     parser.set_defaults(handler=run)
 
 
 # ----------------------------------------------------------------------------------- options
-
-
-def parse_count(text: str, option: str) -> int:
-    """A positive whole number written ``1000000``, ``1_000_000``, ``1,000,000``, ``1e6`` or
-    ``5M`` / ``250k``."""
-    cleaned = text.strip().replace("_", "").replace(",", "").lower()
-    multiplier = 1
-    if cleaned.endswith(("k", "m")):
-        multiplier = 1_000 if cleaned.endswith("k") else 1_000_000
-        cleaned = cleaned[:-1]
-    value: float | int
-    try:
-        value = int(cleaned) if re.fullmatch(r"\d+", cleaned) else float(cleaned)
-    except ValueError:
-        raise CliError(
-            f"{option} must be a whole number like 1000000 or 5M, not {text!r}"
-        ) from None
-    total = value * multiplier
-    if total != int(total) or total < 1:
-        raise CliError(f"{option} must be a whole number of at least 1, not {text!r}")
-    return int(total)
-
-
-def parse_seed(text: str | None) -> tuple[int, bool]:
-    """The seed and whether it was chosen here (no ``--seed``)."""
-    if text is None:
-        return secrets.randbelow(2**32), True
-    try:
-        seed = int(text.strip().replace("_", ""))
-    except ValueError:
-        raise CliError(f"--seed must be a whole number, not {text!r}") from None
-    if seed < 0:
-        raise CliError(f"--seed must not be negative, not {text!r}")
-    return seed, False
-
-
-def parse_workers(text: str) -> int:
-    """A worker count from 1 to ``MAX_WORKERS``."""
-    try:
-        workers = int(text.strip())
-    except ValueError:
-        raise CliError(f"--workers must be a whole number, not {text!r}") from None
-    if not 1 <= workers <= MAX_WORKERS:
-        raise CliError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
-    return workers
 
 
 def build_rules(preset_name: str, overrides: list[str]) -> Rules:
@@ -178,68 +132,6 @@ def run_simulation(
 
 
 # ----------------------------------------------------------------------------------- progress
-
-
-class Progress:
-    """Progress on stderr: a redrawn bar on a terminal, or a line every 10% for a log file."""
-
-    def __init__(
-        self,
-        total: int,
-        stream: TextIO,
-        *,
-        bar: bool,
-        clock: Callable[[], float] = time.monotonic,
-        min_interval: float = 0.2,
-    ) -> None:
-        self.total = total
-        self.stream = stream
-        self.bar = bar
-        self.clock = clock
-        self.min_interval = min_interval
-        self.started = clock()
-        self._last_draw = -1e9
-        self._last_tenth = 0
-
-    def update(self, done: int) -> None:
-        """Report ``done`` rounds out of ``total``."""
-        now = self.clock()
-        elapsed = now - self.started
-        rate = done / elapsed if elapsed > 0 else 0.0
-        if self.bar:
-            if now - self._last_draw < self.min_interval and done < self.total:
-                return
-            self._last_draw = now
-            fraction = done / self.total if self.total else 1.0
-            filled = int(30 * fraction)
-            eta = (self.total - done) / rate if rate > 0 else 0.0
-            self.stream.write(
-                f"\r[{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} "
-                f"{done:,}/{self.total:,} rounds  {rate:,.0f}/s  ETA {eta:4.0f}s "
-            )
-            self.stream.flush()
-            return
-        tenth = 10 * done // self.total if self.total else 10
-        if tenth > self._last_tenth:
-            self._last_tenth = tenth
-            self.stream.write(f"{done:,}/{self.total:,} rounds ({rate:,.0f}/s)\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        """End the bar's line."""
-        if self.bar:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def wants_progress(flag: bool | None, hands: int, stream: TextIO) -> tuple[bool, bool]:
-    """``(show progress, as a bar)`` for the ``--progress`` flag, run length and stream."""
-    is_tty = bool(getattr(stream, "isatty", lambda: False)())
-    if flag is False:
-        return False, False
-    if flag is True:
-        return True, is_tty
-    return is_tty or hands >= LONG_RUN_HANDS, is_tty
 
 
 # ----------------------------------------------------------------------------------- report

@@ -24,10 +24,18 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from bot.cli.common import CliError, SubParsers
-from bot.cli.sim_blackjack import parse_count, parse_seed, parse_workers, shares, wants_progress
+from bot.cli.simulation import (
+    Progress,
+    add_run_options,
+    parse_count,
+    parse_seed,
+    parse_workers,
+    wants_progress,
+)
+from engine.blackjack.parallel import shares
 from engine.bots.registry import STRATEGY_NAMES, BotSpec, parse_seats
 from engine.bots.simulate import (
     MAX_SEATS,
@@ -73,19 +81,7 @@ def register(subparsers: SubParsers) -> None:
     parser.add_argument(
         "--stack", default="200", metavar="CHIPS", help="every stack, each hand (default: 200)"
     )
-    parser.add_argument("--workers", default="1", metavar="K", help="processes (default: 1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON line")
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_true",
-        default=None,
-        help="always show progress on stderr",
-    )
-    progress.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show progress"
-    )
+    add_run_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -251,61 +247,6 @@ def run_simulation(
 # ----------------------------------------------------------------------------------- progress
 
 
-class Progress:
-    """Progress on stderr: a redrawn bar on a terminal, or a line every 10% for a log file."""
-
-    def __init__(
-        self,
-        total: int,
-        stream: TextIO,
-        *,
-        bar: bool,
-        clock: Callable[[], float] = time.monotonic,
-        min_interval: float = 0.2,
-    ) -> None:
-        self.total = total
-        self.stream = stream
-        self.bar = bar
-        self.clock = clock
-        self.min_interval = min_interval
-        self.started = clock()
-        self._last_draw = -1e9
-        self._last_tenth = 0
-
-    def update(self, done: int) -> None:
-        """Report ``done`` hands out of ``total``."""
-        now = self.clock()
-        elapsed = now - self.started
-        rate = done / elapsed if elapsed > 0 else 0.0
-        if self.bar:
-            if now - self._last_draw < self.min_interval and done < self.total:
-                return
-            self._last_draw = now
-            fraction = done / self.total if self.total else 1.0
-            filled = int(30 * fraction)
-            eta = (self.total - done) / rate if rate > 0 else 0.0
-            self.stream.write(
-                f"\r[{'#' * filled}{'.' * (30 - filled)}] {fraction:6.1%} "
-                f"{done:,}/{self.total:,} hands  {rate:,.0f}/s  ETA {eta:4.0f}s "
-            )
-            self.stream.flush()
-            return
-        tenth = 10 * done // self.total if self.total else 10
-        if tenth > self._last_tenth:
-            self._last_tenth = tenth
-            self.stream.write(f"{done:,}/{self.total:,} hands ({rate:,.0f}/s)\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        """End the bar's line."""
-        if self.bar:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-# ----------------------------------------------------------------------------------- report
-
-
 def format_report(
     result: HoldemSimResult,
     *,
@@ -344,9 +285,8 @@ def run(args: argparse.Namespace) -> int:
     err = sys.stderr
     if chosen:
         print(f"felt sim holdem: no --seed given, using --seed {seed}", file=err)
-    show, as_bar = wants_progress(args.progress, hands, err)
-    show = show or (args.progress is None and hands >= LONG_RUN_HANDS)
-    progress = Progress(hands, err, bar=as_bar) if show else None
+    show, as_bar = wants_progress(args.progress, hands, err, long_run=LONG_RUN_HANDS)
+    progress = Progress(hands, err, bar=as_bar, unit="hands") if show else None
     started = time.monotonic()
     try:
         result = run_simulation(

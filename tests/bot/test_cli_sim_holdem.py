@@ -125,13 +125,13 @@ def test_sim_holdem_option_parsers() -> None:
 def test_sim_holdem_progress_draws_a_bar_and_log_lines() -> None:
     stream = io.StringIO()
     clock = iter([0.0, 1.0, 2.0, 3.0]).__next__
-    bar = Progress(100, stream, bar=True, clock=clock, min_interval=0.0)
+    bar = Progress(100, stream, bar=True, unit="hands", clock=clock, min_interval=0.0)
     bar.update(50)
     bar.update(100)
     bar.close()
     assert "50/100 hands" in stream.getvalue() and "100.0%" in stream.getvalue()
     stream = io.StringIO()
-    log = Progress(100, stream, bar=False, clock=iter([0.0, 1.0, 2.0]).__next__)
+    log = Progress(100, stream, bar=False, unit="hands", clock=iter([0.0, 1.0, 2.0]).__next__)
     log.update(10)
     log.update(15)
     assert stream.getvalue().count("\n") == 1
