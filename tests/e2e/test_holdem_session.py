@@ -85,7 +85,10 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
     joined = await fake.slash(bob, world.channel, "holdem join", buy_in=200)
     await joined.wait_answered()
     assert "seat 4 with 200 chips" in joined.reply.content and joined.reply.ephemeral
-    assert [m.content for m in fake.dms(alice)][-1].startswith("**Alice's table** · Hand #1")
+    await fake.wait_until(
+        lambda: any(m.content.startswith("**Alice's table** · Hand #1") for m in fake.dms(alice)),
+        what="Alice's cards by DM",
+    )
 
     # Nobody but the member to act can act; nobody but a player sees cards.
     assert "not seated" in await refused(h, ada, message, "Fold")
@@ -133,9 +136,8 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
     await h.play([alice], until=lambda: h.hands_finished() >= 1)
     await h.turn_of(bob, [alice, bob])  # hand 2: Bob's DM failed
     message, ref = await h.wait_offer(bob)
-    assert any(
-        f"<@{bob.id}>" in m.content and "My cards" in m.content
-        for m in fake.channel_messages(world.channel)
+    await fake.wait_for_message(
+        world.channel, lambda m: f"<@{bob.id}>" in m.content and "My cards" in m.content
     )
     assert fake.dms(bob) == []
     bob_cards = await h.fake.click(bob, message, label="My cards")

@@ -64,6 +64,7 @@ _log = logging.getLogger("felt.discord.holdem")
 
 VOIDED_BY_RECOVERY = "Felt stopped during this hand"
 DRAIN_SECONDS = 10.0
+CARDS_RENDER_SECONDS = 1.5
 """At shutdown, how long the tables' last messages may take to go out."""
 RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
 
@@ -261,18 +262,26 @@ class Holdem(commands.Cog):
         presenter = self.presenters.get(table.channel_id)
         image = presenter.hole_image(user_id, hand_id) if presenter is not None else None
         if image is None:
-            image = await asyncio.get_running_loop().run_in_executor(
+            rendering = asyncio.get_running_loop().run_in_executor(
                 self._executor, render_cards, cards
             )
-            if presenter is not None:
+            # The answer must go out within Discord's 3 s: without the image if need be.
+            with contextlib.suppress(TimeoutError):
+                image = await asyncio.wait_for(rendering, CARDS_RENDER_SECONDS)
+            if presenter is not None and image is not None:
                 presenter.remember_hole_image(user_id, hand_id, image)
-        await interaction.response.send_message(
-            f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**",
-            file=discord.File(
+        file = (
+            discord.File(
                 io.BytesIO(image),
                 filename=formatting.CARDS_IMAGE_NAME,
                 description="Your hole cards",
-            ),
+            )
+            if image is not None
+            else discord.utils.MISSING
+        )
+        await interaction.response.send_message(
+            f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**",
+            file=file,
             ephemeral=True,
         )
 

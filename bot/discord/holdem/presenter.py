@@ -78,11 +78,12 @@ ClosedCallback = Callable[["TablePresenter"], None]
 class Pacer:
     """A bot-wide budget of channel requests (Discord allows 50 per second in all).
 
-    A token bucket refilled at ``per_second`` (no second ever sees more than ``per_second +
-    burst`` requests: 45 by default, under the 50 that would get a 429). Waiting requests are served in order, urgent
-    ones first: a table message that offers a member their turn goes out before posts, DMs and
-    redraws of bot moves, so a busy bot stays playable; one request in ``NORMAL_SHARE`` is a
-    normal one whenever any waits, so the channel's story is never starved.
+    A token bucket refilled at ``per_second``: no second sees more than ``per_second + burst``
+    requests (45 by default, under the 50 that would get a 429). Waiting requests are served
+    in order, urgent ones first: a table message that offers a member their turn goes out
+    before posts, DMs and redraws of bot moves, so a busy bot stays playable; one request in
+    ``NORMAL_SHARE`` is a normal one whenever any waits, so the channel's story is never
+    starved.
     """
 
     NORMAL_SHARE = 4
