@@ -885,8 +885,10 @@ class HoldemTable:
         for seat_no, stack in final.items():
             self.seats[seat_no].stack = stack
         self.stats.record(hand.events, self._player_keys())
+        # Hands tabled before an all-in run-out were described on a partial board: describe
+        # every shown hand on the final one.
         shown = tuple(
-            ShownHand(self._order[e.player], names[e.player], e.cards, e.description)
+            ShownHand(self._order[e.player], names[e.player], e.cards, _described(hand, e.player))
             for e in hand.events
             if isinstance(e, CardsShown)
         )
@@ -1102,6 +1104,11 @@ class HoldemTable:
 
     async def _publish_table(self) -> None:
         await self._publish(TableChanged(self.snapshot()))
+
+
+def _described(hand: Hand, player: int) -> str:
+    value = hand.value_of(player)
+    return value.description if value is not None and len(hand.board) == 5 else ""
 
 
 def _street_name(hand: Hand | None) -> str:

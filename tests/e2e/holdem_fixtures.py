@@ -45,9 +45,9 @@ from bot.holdem.events import (
     StreetDealt,
     TableEvent,
 )
-from bot.holdem.fallback_bots import make_bot
 from bot.holdem.host import HoldemTable
 from engine.cards import DECK, Card, parse_cards
+from tests.bot.holdem.conftest import calling_station
 
 HOLDEM_EXTENSION = "bot.discord.cogs.holdem"
 ACTION = re.compile(ids.ACTION_TEMPLATE)
@@ -421,7 +421,7 @@ async def start_holdem_fixture(
         def make(bot: FeltBot) -> Holdem:
             cog = Holdem(
                 bot,
-                bots=make_bot,
+                bots=calling_station,
                 scheduler=scheduler,
                 rng=lambda: rng,
                 table_overrides={**FAST, **(overrides or {})},

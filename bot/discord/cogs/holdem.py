@@ -43,6 +43,10 @@ from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, Pacer, T
 from bot.discord.permissions import guild_member, is_admin, require_game_channel
 from bot.discord.replies import acknowledge
 from bot.discord.tree import route_errors
+
+# The one seam for bot players: swap this import when engine.bots lands.
+from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
+from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
 from bot.holdem.errors import (
     NotSeatedError,
     NotYourTurnError,
@@ -50,9 +54,6 @@ from bot.holdem.errors import (
     TableError,
 )
 from bot.holdem.events import TableSnapshot
-
-# The one seam for bot players: swap this import when engine.bots lands.
-from bot.holdem.fallback_bots import DEFAULT_BOTS, DEFAULT_EQUITY
 from bot.holdem.host import BotFactory, EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.render import render_cards
