@@ -36,9 +36,10 @@ from bot.blackjack.host import BlackjackTable
 from bot.blackjack.view import deciding
 from bot.discord.blackjack import formatting, ids
 from bot.discord.blackjack.options import HouseEdges
-from bot.discord.blackjack.presenter import BlackjackPresenter, Pacer
+from bot.discord.blackjack.presenter import BlackjackPresenter
 from bot.discord.client import FeltBot
 from bot.discord.cogs.blackjack import Blackjack
+from bot.discord.pacing import Pacer
 from bot.tables.clock import ManualScheduler
 from engine.blackjack import Rules, StackedShoe
 

@@ -36,7 +36,7 @@ from fakediscord import (
 from bot.discord.client import FeltBot, discover_extensions
 from bot.discord.cogs.holdem import Holdem
 from bot.discord.holdem import ids
-from bot.discord.holdem.presenter import Pacer
+from bot.discord.pacing import Pacer
 from bot.holdem.events import (
     HandFinished,
     HandsTabled,

@@ -21,7 +21,6 @@ import asyncio
 import collections
 import io
 import logging
-import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from bot.blackjack.events import (
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import build_view
 from bot.discord.blackjack.formatting import Post, TablePayload
+from bot.discord.pacing import Pacer
 from bot.render import render_blackjack_table
 from bot.render.models import BlackjackTableView
 
@@ -53,42 +53,6 @@ POST_LINGER_SECONDS = 0.05
 """How long a first post waits for the rest of its burst, so a burst becomes one message."""
 
 EventTap = Callable[[int, TableEvent], None]
-
-
-class Pacer:
-    """A bot-wide budget of channel requests (Discord allows 50 per second in all).
-
-    A token bucket refilled at ``per_second``; callers wait in order (asyncio locks are fair).
-    Mirrors the Hold'em front's ``Pacer``; the two games should share one bot-wide instance.
-    """
-
-    def __init__(
-        self,
-        per_second: float = 40.0,
-        burst: int = 10,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.per_second = per_second
-        self.burst = burst
-        self._clock = clock
-        self._tokens = float(burst)
-        self._updated = clock()
-        self._lock = asyncio.Lock()
-
-    async def acquire(self) -> None:
-        if self.per_second <= 0:
-            return
-        async with self._lock:
-            while True:
-                now = self._clock()
-                self._tokens = min(
-                    float(self.burst), self._tokens + (now - self._updated) * self.per_second
-                )
-                self._updated = now
-                if self._tokens >= 1.0:
-                    self._tokens -= 1.0
-                    return
-                await asyncio.sleep((1.0 - self._tokens) / self.per_second)
 
 
 @dataclass(slots=True)

@@ -34,10 +34,11 @@ from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import DYNAMIC_ITEMS
 from bot.discord.blackjack.ids import ActionRef
 from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
-from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap, Pacer
+from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import blackjack_defaults
+from bot.discord.pacing import Pacer, bot_pacer
 from bot.discord.permissions import guild_member, require_game_channel
 from bot.discord.replies import acknowledge
 from bot.tables.clock import AsyncioScheduler, Callback, Scheduler, TimerHandle
@@ -112,7 +113,7 @@ class Blackjack(commands.Cog):
     ) -> None:
         self.bot = bot
         self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
-        self.pacer = pacer or Pacer()
+        self.pacer = pacer or bot_pacer(bot)
         self.house_edges = house_edges or HouseEdges()
         self.tables: dict[int, BlackjackTable] = {}
         self.presenters: dict[int, BlackjackPresenter] = {}

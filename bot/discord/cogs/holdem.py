@@ -39,7 +39,8 @@ from bot.discord.holdem.components import (
 from bot.discord.holdem.history import publish_hand
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
-from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, Pacer, TablePresenter
+from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
+from bot.discord.pacing import Pacer, bot_pacer
 from bot.discord.permissions import guild_member, is_admin, require_game_channel
 from bot.discord.replies import acknowledge
 from bot.discord.tree import route_errors
@@ -123,7 +124,7 @@ class Holdem(commands.Cog):
     ) -> None:
         self.bot = bot
         self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
-        self.pacer = pacer or Pacer()
+        self.pacer = pacer or bot_pacer(bot)
         self.tables: HoldemTables | None = None
         self.presenters: dict[int, TablePresenter] = {}
         self._bots = bots
