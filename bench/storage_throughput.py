@@ -14,7 +14,7 @@ bare psycopg transaction (one UPDATE, COMMIT). Each writer settles hands at a ta
 PostgreSQL orders the writes of one guild (advisory lock) and runs different guilds' in parallel,
 so it is measured with every table in one guild and with one guild per table.
 
-    .venv/bin/python bench/storage.py [--seconds 1.5] [--long] [--dir DIR] [--postgres URL]
+    .venv/bin/python bench/storage_throughput.py [--seconds 1.5] [--long] [--dir DIR] [--postgres URL]
 """
 
 from __future__ import annotations
@@ -29,10 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-# This file is bench/storage.py: run as a script, its folder comes first on sys.path and
-# `import storage` would find this file instead of the package.
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
 sys.path.append(str(_HERE.parent))  # for tests.storage.pg_cluster
 
 import aiosqlite  # noqa: E402
