@@ -14,7 +14,7 @@ bare psycopg transaction (one UPDATE, COMMIT). Each writer settles hands at a ta
 PostgreSQL orders the writes of one guild (advisory lock) and runs different guilds' in parallel,
 so it is measured with every table in one guild and with one guild per table.
 
-    .venv/bin/python bench/storage_throughput.py [--seconds 1.5] [--long] [--dir DIR] [--postgres URL]
+    .venv/bin/python bench/storage_throughput.py [--seconds 1.5] [--long] [--postgres URL]
 """
 
 from __future__ import annotations
