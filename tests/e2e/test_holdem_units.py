@@ -17,10 +17,11 @@ from holdem_fixtures import (
 
 from bot.discord.errors import Refusal
 from bot.discord.holdem import formatting
-from bot.discord.holdem.formatting import Post, merge_posts, raise_choices
+from bot.discord.holdem.formatting import raise_choices
 from bot.discord.holdem.options import raise_amount, start_settings
 from bot.discord.holdem.presenter import TablePresenter
 from bot.discord.pacing import Pacer
+from bot.discord.posts import Post, merge_posts
 from bot.holdem.events import (
     HandsTabled,
     HoleCards,

@@ -7,7 +7,7 @@ hold the dealer's face-down card, so nothing built here can reveal it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import discord
 
@@ -21,6 +21,10 @@ from bot.blackjack.events import (
 from bot.blackjack.view import deciding, in_order, table_view, total_text
 from bot.discord.blackjack.components import ButtonSpec
 from bot.discord.blackjack.ids import ActionRef, action_id, deal_id, hint_id
+from bot.discord.posts import (
+    TITLE_LIMIT,
+    Post,
+)
 from bot.render.cards import card_label
 from bot.render.models import BlackjackTableView
 from bot.render.text import EMBED_DESCRIPTION_LIMIT, blackjack_table_text
@@ -31,17 +35,12 @@ from engine.cards import Card
 
 IMAGE_NAME = "blackjack-table.png"
 LOG_LINES = 8
-CONTENT_LIMIT = 2000
-EMBEDS_PER_MESSAGE = 10
-EMBED_TOTAL_LIMIT = 6000
-TITLE_LIMIT = 256
 FOOTER = "/blackjack deal to bet · /blackjack rules"
 HINT_FOOTER = " · /blackjack hint"
 
 TABLE_COLOUR = 0x1F7A45
 RESULT_COLOUR = 0xD4A017
 WARNING_COLOUR = 0xC0392B
-NOTICE_COLOUR = 0x6B7280
 
 DEAL_NOW = "Deal now"
 HINT = "Hint"
@@ -206,75 +205,6 @@ def bet_line(event: BetPlaced) -> str:
 
 
 # ----- posts ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    """A new message in the channel (one embed, maybe a content line).
-
-    Posts waiting together are merged into one message, within Discord's limits. (Mirrors the
-    Hold'em front's ``Post``.)
-    """
-
-    title: str = ""
-    description: str = ""
-    colour: int = NOTICE_COLOUR
-    content: str = ""
-    mentions: tuple[int, ...] = field(default=())
-
-    @property
-    def size(self) -> int:
-        return len(self.title) + len(self.description)
-
-    def embed(self) -> discord.Embed:
-        return discord.Embed(
-            title=self.title or None, description=self.description or None, colour=self.colour
-        )
-
-
-def merge_posts(posts: Sequence[Post]) -> tuple[str, list[discord.Embed], int]:
-    """Content and embeds for as many of ``posts`` as fit in one message; and how many fit.
-
-    Mirrors the Hold'em front's ``merge_posts`` (to be shared): title-less posts of one colour
-    that follow each other share one embed.
-    """
-    contents: list[str] = []
-    blocks: list[Post] = []
-    total = 0
-    used = 0
-    for post in posts:
-        wanted = [*contents, post.content] if post.content else contents
-        if used and len("\n".join(wanted)) > CONTENT_LIMIT:
-            break
-        last = blocks[-1] if blocks else None
-        if (
-            last is not None
-            and post.description
-            and not post.title
-            and not last.title
-            and last.colour == post.colour
-        ):
-            joined = f"{last.description}\n{post.description}"
-            if len(joined) <= EMBED_DESCRIPTION_LIMIT and total + post.size < EMBED_TOTAL_LIMIT:
-                blocks[-1] = Post(description=joined, colour=post.colour)
-                total += post.size + 1
-                contents = wanted
-                used += 1
-                continue
-        has_embed = bool(post.title or post.description)
-        if (
-            used
-            and has_embed
-            and (len(blocks) >= EMBEDS_PER_MESSAGE or total + post.size > EMBED_TOTAL_LIMIT)
-        ):
-            break
-        if has_embed:
-            blocks.append(post)
-            total += post.size
-        contents = wanted
-        used += 1
-    text = "\n".join(contents)[:CONTENT_LIMIT]
-    return text, [block.embed() for block in blocks], used
 
 
 def _result_line(result: PlayerResult) -> str:

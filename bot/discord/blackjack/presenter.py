@@ -42,8 +42,9 @@ from bot.blackjack.events import (
 )
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import build_view
-from bot.discord.blackjack.formatting import Post, TablePayload
+from bot.discord.blackjack.formatting import TablePayload
 from bot.discord.pacing import Pacer
+from bot.discord.posts import Post, merge_posts
 from bot.render import render_blackjack_table
 from bot.render.models import BlackjackTableView
 
@@ -298,7 +299,7 @@ class BlackjackPresenter:
             if isinstance(item, _NewTableMessage):
                 break
             batch.append(item)
-        content, embeds, used = formatting.merge_posts(batch)
+        content, embeds, used = merge_posts(batch)
         for _ in range(max(1, used)):
             self._posts.popleft()
         await self._pacer.acquire()

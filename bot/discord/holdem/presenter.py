@@ -32,8 +32,9 @@ import discord
 
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
-from bot.discord.holdem.formatting import Post, TablePayload, table_payload
+from bot.discord.holdem.formatting import TablePayload, table_payload
 from bot.discord.pacing import Pacer
+from bot.discord.posts import Post, merge_posts
 from bot.holdem.events import (
     ActionTaken,
     HandFinished,
@@ -390,7 +391,7 @@ class TablePresenter:
             if isinstance(item, _NewTableMessage):
                 break
             batch.append(item)
-        content, embeds, used = formatting.merge_posts(batch)
+        content, embeds, used = merge_posts(batch)
         for _ in range(max(1, used)):
             self._posts.popleft()
         mentions = [user for post in batch[:used] for user in post.mentions]
