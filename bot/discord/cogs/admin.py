@@ -111,23 +111,7 @@ class Admin(
         amount: app_commands.Range[int, 1, MAX_CHIPS],
         notify: bool = True,
     ) -> None:
-        admin = guild_member(interaction)
-        _refuse_bot(member)
-        amount = checked_amount(amount)
-        change = await self.storage.admin_grant(
-            admin.guild.id, member.id, amount, actor_id=admin.id, key=str(interaction.id)
-        )
-        note = await _tell(
-            member,
-            notify,
-            f"An admin of **{admin.guild.name}** gave you {chips(amount)}. "
-            f"You now have {chips(change.balance)}.",
-        )
-        await interaction.followup.send(
-            f"Granted {chips(amount)} to {member.mention}: they now have "
-            f"{chips(change.balance)}.{note}",
-            ephemeral=True,
-        )
+        await self._mint_or_burn(interaction, member, amount, notify, take=False)
 
     @app_commands.command(name="take", description="Take chips away from a member (burned).")
     @app_commands.describe(
@@ -142,21 +126,34 @@ class Admin(
         amount: app_commands.Range[int, 1, MAX_CHIPS],
         notify: bool = True,
     ) -> None:
+        await self._mint_or_burn(interaction, member, amount, notify, take=True)
+
+    async def _mint_or_burn(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        member: discord.Member,
+        amount: int,
+        notify: bool,
+        *,
+        take: bool,
+    ) -> None:
+        """Grant (mint) or take (burn) chips, tell the member if asked, and answer the admin."""
         admin = guild_member(interaction)
         _refuse_bot(member)
         amount = checked_amount(amount)
-        change = await self.storage.admin_take(
+        operation = self.storage.admin_take if take else self.storage.admin_grant
+        change = await operation(
             admin.guild.id, member.id, amount, actor_id=admin.id, key=str(interaction.id)
         )
+        told = f"took {chips(amount)} from you" if take else f"gave you {chips(amount)}"
         note = await _tell(
             member,
             notify,
-            f"An admin of **{admin.guild.name}** took {chips(amount)} from you. "
-            f"You now have {chips(change.balance)}.",
+            f"An admin of **{admin.guild.name}** {told}. You now have {chips(change.balance)}.",
         )
+        done = f"Took {chips(amount)} from" if take else f"Granted {chips(amount)} to"
         await interaction.followup.send(
-            f"Took {chips(amount)} from {member.mention}: they now have "
-            f"{chips(change.balance)}.{note}",
+            f"{done} {member.mention}: they now have {chips(change.balance)}.{note}",
             ephemeral=True,
         )
 
