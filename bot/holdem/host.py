@@ -333,9 +333,11 @@ class HoldemTable:
                 player = self._order.index(seat_no)
                 bet = hand.bets[player]
                 stack = hand.stacks[player]
-                if not hand.live[player]:
+                # A hand shown at showdown stays in view even when it lost (the engine stops
+                # counting losers as live before it builds the pots).
+                if not hand.live[player] and not hand.shown[player]:
                     status = SeatStatus.FOLDED
-                elif hand.stacks[player] == 0:
+                elif hand.stacks[player] == 0 and not hand.is_complete:
                     status = SeatStatus.ALL_IN
                 else:
                     status = SeatStatus.ACTIVE

@@ -9,7 +9,7 @@ from bot.holdem.view import table_view
 from bot.render import holdem_table_text, render_holdem_table
 from bot.render.models import SeatStatus, Street
 from bot.tables.clock import ManualScheduler
-from engine.holdem import Call, Check
+from engine.holdem import Call, Check, RaiseTo
 from tests.bot.holdem.conftest import ALICE, BOB, Recorder
 
 
@@ -46,3 +46,23 @@ async def test_view_of_every_snapshot_of_a_session_is_valid_and_renders(
     png = render_holdem_table(final)
     assert png.startswith(b"\x89PNG")
     assert "Alice" in holdem_table_text(views[-1])
+
+
+async def test_view_a_shown_losing_hand_is_not_drawn_as_folded(
+    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+) -> None:
+    table = await make_table(seats=2, bots=0)
+    await table.join(ALICE, "Alice", 500)
+    await table.join(BOB, "Bob", 500)
+    for _ in range(2):  # all-in and call: both hands are tabled, one loses (or they split)
+        hand = table.hand
+        assert hand is not None
+        legal = hand.legal_actions()
+        assert legal is not None
+        actor = table.seats[table.snapshot().to_act_seat or 0].user_id
+        assert actor is not None
+        action = RaiseTo(legal.max_raise_to) if legal.max_raise_to else Call()
+        await table.act(actor, table.hand_id, hand.action_count, action)
+    final = recorder.of(HandFinished)[-1].snapshot
+    assert all(seat.shown_cards for seat in final.seats)
+    assert all(seat.status is not SeatStatus.FOLDED for seat in final.seats)
