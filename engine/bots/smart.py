@@ -14,19 +14,20 @@ priors into ``Tendencies``; a player who shows down any two cards is *careless* 
 folds say nothing), so a maniac's bet means little and a rock's a lot.
 
 **Prices.** Fold is 0. Check and call are worth the equity the hand gets to realize (less out of
-position, less for weak hands against opponents who keep betting, more against careless folders
-who give up later; implied odds on the flop and turn) times the pot, with the chips of players
-still to act who are expected to call, and the risk that one of them raises. Each raise size
-(fractions of the pot after the flop, multiples of the bet before it, the minimum, and all-in
-when it is a size people use: at most about twice the pot after the flop, or before it when
-short-stacked, over a raise of at most four times, or over a careless raiser) is worth: everyone
-folds (the pot), somebody re-raises (call all-in or give up), or it is called (equity against
-the likelier, stronger calling hands, and the chips they add). Raises that would leave less than
-a third of the stack behind go all-in. This one calculation does the work of pot odds, implied
-odds, position, stack-to-pot ratio, bluffs (when folds pay), value bets sized to what callers
-pay, slow-plays (checking into players who bet) and the stack relative to the table average
-(the big stack's bets are feared a little more). It never open-limps except from the small
-blind, so it looks like poker to the people at the table.
+position, less for weak hands against opponents who keep betting, more against careless folders who
+give up later; implied odds on the flop and turn) times the pot, with the chips of players still to
+act who are expected to call, and the risk that one of them raises. Each raise size (fractions of
+the pot after the flop, multiples of the bet before it, the minimum, and all-in when it is a size
+people use: at most about twice the pot after the flop, or before it when short-stacked, over a
+raise of at most four times, or over a careless raiser) is worth: everyone folds (the pot),
+somebody re-raises (call all-in or give up: before the flop with the equity against the range that
+player re-raises with, any two cards for a maniac), or it is called (equity against the likelier,
+stronger calling hands, and the chips they add). Raises that would leave less than a third of the
+stack behind go all-in. This one calculation does the work of pot odds, implied odds, position,
+stack-to-pot ratio, bluffs (when folds pay), value bets sized to what callers pay, slow-plays
+(checking into players who bet) and the stack relative to the table average (the big stack's bets
+are feared a little more). It never open-limps except from the small blind, so it looks like poker
+to the people at the table.
 
 **Difficulty** changes the samples, the noise on the equity, how far it narrows ranges, how fast
 it trusts what it observes, and how often it picks a near-best option instead of the best:
@@ -38,7 +39,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
@@ -387,7 +388,35 @@ class SmartStrategy:
             air *= 1.0 - 0.6 * caller_info
         return OpponentModel(player, fraction, 1.0, top, weak, max(0.02, air))
 
+    def _reraise_fraction(self, habits: Tendencies) -> float:
+        """The strongest fraction of hands a player re-raises with before the flop: their
+        re-raise rate, widened to what they show down (a maniac re-raises any two cards)."""
+        fraction = max(habits.three_bet + 0.02, habits.shown_width)
+        return max(0.03, min(1.0, 1.0 - self.settings.reading * (1.0 - fraction)))
+
     # ------------------------------------------------------------------ equity
+
+    def _equity_if_reraised(
+        self,
+        view: SeatView,
+        habits: list[Tendencies],
+        raisers: Sequence[int],
+        chances: Sequence[float],
+    ) -> float | None:
+        """Heads-up equity before the flop against whoever of ``raisers`` re-raises (each
+        with the given chance), from the range they re-raise with; None if nobody would."""
+        total = sum(chances)
+        if total <= 0.0:
+            return None
+        table = preflop_table()
+        first, second = view.hole
+        return (
+            sum(
+                chance * table.equity_vs_range(first, second, self._reraise_fraction(habits[i]))
+                for i, chance in zip(raisers, chances, strict=True)
+            )
+            / total
+        )
 
     def _preflop_equity(
         self, view: SeatView, habits: list[Tendencies], contest: int | None = None
@@ -536,13 +565,26 @@ class SmartStrategy:
                     1.0 - habits[i].raise_chance(preflop, opened) for i in behind
                 )
             remaining = view.effective_stack
-            facing_raise = against * (1.0 - 0.3 * informative) * (pot + 2 * remaining) - remaining
+            raised_equity = against * (1.0 - 0.3 * informative)
+            if preflop and raised > 0.0:
+                chances = [habits[i].raise_chance(preflop, opened) for i in behind]
+                heads_up = self._equity_if_reraised(view, habits, behind, chances)
+                if heads_up is not None:
+                    raised_equity = min(1.0, max(0.0, heads_up + shift))
+            facing_raise = raised_equity * (pot + 2 * remaining) - remaining
             if_raised = max(-to_call, facing_raise)
             options.append(((1 - raised) * flat + raised * if_raised, CALL))
 
         if legal.can_raise:
             raiser = view.aggressor()
             wild = raiser is not None and habits[raiser].informative < _WILD
+            # Before the flop a re-raise comes from one player, whose re-raising range we know
+            # (a maniac's is any two cards); after it, from the hands that would call, stronger.
+            reraise_equity = None
+            if preflop:
+                reraise_equity = self._equity_if_reraised(
+                    view, habits, responders, [habits[i].reraise_preflop for i in responders]
+                )
             for target in self._raise_targets(view, wild):
                 extra = target - view.bets[seat]
                 their_call = max(0, target - view.current_bet)
@@ -571,7 +613,11 @@ class SmartStrategy:
                 ) / max(1e-9, 1.0 - fold_all)
                 called = share * (pot + extra + added) - extra
                 behind_me = view.effective_stack
-                against_reraise = if_called * (1.0 - 0.3 * informative)
+                against_reraise = (
+                    if_called * (1.0 - 0.3 * informative)
+                    if reraise_equity is None
+                    else min(1.0, max(0.0, reraise_equity + shift))
+                )
                 if_reraised = max(-extra, against_reraise * (pot + 2 * behind_me) - behind_me)
                 value = fold_all * pot + (1 - fold_all) * (
                     reraised * if_reraised + (1 - reraised) * called

@@ -161,3 +161,15 @@ def test_smart_calls_all_in_for_the_big_blind_when_it_cannot_raise() -> None:
     view = SeatView.from_hand(hand, 2)
     assert not view.legal.can_raise
     assert only(NORMAL, hand) == Call()
+
+
+@pytest.mark.parametrize("strategy", [NORMAL, HARD], ids=repr)
+def test_smart_opens_strong_hands_into_maniacs_who_reraise_any_two_cards(
+    strategy: SmartStrategy,
+) -> None:
+    # A maniac's re-raise is any two cards, so it is called, not feared; junk still folds.
+    for hole in ("QsQh", "AsKh", "TsTh"):
+        hand = stacked(["7c2d", "8s3h", hole, "KdQc", "9h9c", "Js4s"])
+        assert isinstance(only(strategy, hand, (MANIAC,) * 6), RaiseTo), hole
+    hand = stacked(["7c2d", "8s3h", "8d3c", "KdQc", "9h9c", "Js4s"])
+    assert only(strategy, hand, (MANIAC,) * 6) == Fold()
