@@ -45,6 +45,7 @@ from bot.discord.blackjack.components import build_view
 from bot.discord.blackjack.formatting import TablePayload
 from bot.discord.pacing import Pacer
 from bot.discord.posts import Post, merge_posts
+from bot.discord.presenting import WorkerPresenter
 from bot.render import render_blackjack_table
 from bot.render.models import BlackjackTableView
 
@@ -82,7 +83,7 @@ class _NewTableMessage:
     round_id: int
 
 
-class BlackjackPresenter:
+class BlackjackPresenter(WorkerPresenter):
     """The ``Presenter`` of one Blackjack table: turns its events into Discord messages."""
 
     def __init__(
@@ -97,6 +98,7 @@ class BlackjackPresenter:
         tap: EventTap | None = None,
         linger: float = POST_LINGER_SECONDS,
     ) -> None:
+        super().__init__()
         self.client = client
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -112,8 +114,6 @@ class BlackjackPresenter:
         self._posts_ready = asyncio.Event()
         self._table_dirty = asyncio.Event()
         self._busy = 0
-        self._settled_waiters: list[asyncio.Future[None]] = []
-        self._tasks: list[asyncio.Task[None]] = []
         self.requests = 0
         """Discord requests this presenter made (posts and edits)."""
 
@@ -141,21 +141,6 @@ class BlackjackPresenter:
     def settled(self) -> bool:
         """Nothing waits to be sent."""
         return not self._posts and not self._busy and not any(map(self._outdated, self._rounds))
-
-    async def drain(self) -> None:
-        """Wait until everything published so far has been sent (or given up on)."""
-        while not self.settled and self._tasks:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._settled_waiters.append(future)
-            await future
-
-    async def aclose(self) -> None:
-        """Stop the worker tasks (what is still queued is dropped)."""
-        tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._wake_settled()
 
     # ----- events --------------------------------------------------------------------------------
 
@@ -434,11 +419,3 @@ class BlackjackPresenter:
             _log.exception("rendering a blackjack table failed; sending text only")
             return None
         return discord.File(io.BytesIO(image), filename=formatting.IMAGE_NAME, description=alt_text)
-
-    def _wake_settled(self) -> None:
-        if not self.settled and self._tasks:
-            return
-        waiters, self._settled_waiters = self._settled_waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)

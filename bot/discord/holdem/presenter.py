@@ -35,6 +35,7 @@ from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import TablePayload, table_payload
 from bot.discord.pacing import Pacer
 from bot.discord.posts import Post, merge_posts
+from bot.discord.presenting import WorkerPresenter
 from bot.holdem.events import (
     ActionTaken,
     HandFinished,
@@ -83,7 +84,7 @@ class _NewTableMessage:
     retire_with: TablePayload | None
 
 
-class TablePresenter:
+class TablePresenter(WorkerPresenter):
     """The ``Presenter`` of one table: turns its events into Discord messages."""
 
     def __init__(
@@ -98,6 +99,7 @@ class TablePresenter:
         on_closed: ClosedCallback | None = None,
         linger: float = POST_LINGER_SECONDS,
     ) -> None:
+        super().__init__()
         self.client = client
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -133,8 +135,6 @@ class TablePresenter:
         self._table_dirty = asyncio.Event()
         self._dms_ready = asyncio.Event()
         self._busy = 0
-        self._settled_waiters: list[asyncio.Future[None]] = []
-        self._tasks: list[asyncio.Task[None]] = []
         self._closer: asyncio.Task[None] | None = None
         self.requests = 0
         """Discord requests this presenter made (posts, edits, DMs)."""
@@ -181,21 +181,6 @@ class TablePresenter:
             and not self._retiring
             and not self._table_outdated()
         )
-
-    async def drain(self) -> None:
-        """Wait until everything published so far has been sent (or given up on)."""
-        while not self.settled and self._tasks:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._settled_waiters.append(future)
-            await future
-
-    async def aclose(self) -> None:
-        """Stop the worker tasks (what is still queued is dropped)."""
-        tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._wake_settled()
 
     # ----- events --------------------------------------------------------------------------------
 
@@ -593,14 +578,6 @@ class TablePresenter:
         except Exception:
             _log.exception("rendering failed; sending text only")
             return None
-
-    def _wake_settled(self) -> None:
-        if not self._settled_waiters or (self._tasks and not self.settled):
-            return
-        waiters, self._settled_waiters = self._settled_waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
 
 
 def _offers_a_turn(payload: TablePayload) -> bool:
