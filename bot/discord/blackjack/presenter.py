@@ -86,6 +86,8 @@ class _NewTableMessage:
 class BlackjackPresenter(WorkerPresenter):
     """The ``Presenter`` of one Blackjack table: turns its events into Discord messages."""
 
+    label = "blackjack"
+
     def __init__(
         self,
         *,
@@ -243,20 +245,8 @@ class BlackjackPresenter(WorkerPresenter):
             loop.create_task(self._run(self._table_worker, "table")),
         ]
 
-    async def _run(self, worker: Callable[[], Any], name: str) -> None:
-        while True:
-            try:
-                await worker()
-                return
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # keep the table's channel alive whatever one request did
-                _log.exception(
-                    "blackjack presenter %s worker failed",
-                    name,
-                    extra={"channel_id": self.channel_id},
-                )
-                self._busy = 0
+    def _worker_failed(self) -> None:
+        self._busy = 0
 
     async def _post_worker(self) -> None:
         while True:

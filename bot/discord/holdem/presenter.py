@@ -67,7 +67,6 @@ DM_RETRY_AFTER_HANDS = 5
 """After a refused DM, skip this many hands before trying again (each refusal is an invalid
 request in Discord's ban counter)."""
 POST_LINGER_SECONDS = 0.05
-WORKER_RESTART_SECONDS = 1.0
 CLOSE_DRAIN_SECONDS = 60.0
 SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
 """What a Discord request may fail with and the presenter survives (it logs and moves on)."""
@@ -86,6 +85,8 @@ class _NewTableMessage:
 
 class TablePresenter(WorkerPresenter):
     """The ``Presenter`` of one table: turns its events into Discord messages."""
+
+    label = "holdem"
 
     def __init__(
         self,
@@ -329,21 +330,8 @@ class TablePresenter(WorkerPresenter):
         if self._snapshot is not None or self._posts:
             self._table_dirty.set()
 
-    async def _run(self, worker: Callable[[], Any], name: str) -> None:
-        while not self.client.is_closed():
-            try:
-                await worker()
-                return
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # keep the table's channel alive whatever one request did
-                if self.client.is_closed():
-                    return
-                _log.exception(
-                    "holdem presenter %s worker failed", name, extra={"channel_id": self.channel_id}
-                )
-                self._busy = 0
-                await asyncio.sleep(WORKER_RESTART_SECONDS)
+    def _worker_failed(self) -> None:
+        self._busy = 0
 
     async def _post_worker(self) -> None:
         while True:
