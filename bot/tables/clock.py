@@ -12,8 +12,9 @@ import heapq
 import itertools
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 _log = logging.getLogger("felt.tables")
 
@@ -144,3 +145,33 @@ async def _guarded(callback: Callback) -> None:
         await callback()
     except Exception:  # a timer must never take the event loop down with it
         _log.exception("scheduled callback failed")
+
+
+class _NoTimer:
+    def cancel(self) -> None:
+        pass
+
+
+class HaltableScheduler:
+    """A scheduler that can call off every timer at once (a cog's unload, or a test's crash)."""
+
+    def __init__(self, inner: Scheduler) -> None:
+        self.inner = inner
+        self.halted = False
+        self._timers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def now(self) -> float:
+        return self.inner.now()
+
+    def call_later(self, delay: float, callback: Callback) -> TimerHandle:
+        if self.halted:
+            return _NoTimer()
+        timer = self.inner.call_later(delay, callback)
+        self._timers.add(timer)
+        return timer
+
+    def halt(self) -> None:
+        """Cancel every timer and refuse new ones."""
+        self.halted = True
+        for timer in list(self._timers):
+            timer.cancel()

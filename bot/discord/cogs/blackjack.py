@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -41,7 +40,7 @@ from bot.discord.guild_settings import blackjack_defaults
 from bot.discord.pacing import Pacer, bot_pacer
 from bot.discord.permissions import guild_member, require_game_channel
 from bot.discord.replies import acknowledge
-from bot.tables.clock import AsyncioScheduler, Callback, Scheduler, TimerHandle
+from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tables.errors import TableError
 from engine.blackjack import INSURANCE_ACTIONS, Action, Rules, Shoe
 from storage import MAX_CHIPS, Storage
@@ -58,38 +57,6 @@ decision is re-applied at the new step this many times."""
 
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
 ShoeFactory = Callable[[Rules], Shoe]
-
-
-class _NoTimer:
-    def cancel(self) -> None:
-        pass
-
-
-class HaltableScheduler:
-    """A scheduler that can call off every timer at once (the cog's unload, or a test's crash).
-
-    Mirrors the Hold'em cog's ``HaltableScheduler`` (to be shared in ``bot.tables.clock``).
-    """
-
-    def __init__(self, inner: Scheduler) -> None:
-        self.inner = inner
-        self.halted = False
-        self._timers: weakref.WeakSet[Any] = weakref.WeakSet()
-
-    def now(self) -> float:
-        return self.inner.now()
-
-    def call_later(self, delay: float, callback: Callback) -> TimerHandle:
-        if self.halted:
-            return _NoTimer()
-        timer = self.inner.call_later(delay, callback)
-        self._timers.add(timer)
-        return timer
-
-    def halt(self) -> None:
-        self.halted = True
-        for timer in list(self._timers):
-            timer.cancel()
 
 
 class Blackjack(commands.Cog):

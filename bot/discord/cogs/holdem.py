@@ -16,7 +16,6 @@ import io
 import logging
 import random
 import re
-import weakref
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -58,7 +57,7 @@ from bot.holdem.events import TableSnapshot
 from bot.holdem.host import BotFactory, EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.render import render_cards
-from bot.tables.clock import AsyncioScheduler, Callback, Scheduler, TimerHandle
+from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from engine.holdem import Action, Call, Check, Fold, RaiseTo
 from storage import MAX_CHIPS, HandStatus, Storage
 
@@ -71,35 +70,6 @@ CARDS_RENDER_SECONDS = 1.5
 RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
 
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
-
-
-class _NoTimer:
-    def cancel(self) -> None:
-        pass
-
-
-class HaltableScheduler:
-    """A scheduler that can call off every timer at once (the cog's unload, or a test's crash)."""
-
-    def __init__(self, inner: Scheduler) -> None:
-        self.inner = inner
-        self.halted = False
-        self._timers: weakref.WeakSet[Any] = weakref.WeakSet()
-
-    def now(self) -> float:
-        return self.inner.now()
-
-    def call_later(self, delay: float, callback: Callback) -> TimerHandle:
-        if self.halted:
-            return _NoTimer()
-        timer = self.inner.call_later(delay, callback)
-        self._timers.add(timer)
-        return timer
-
-    def halt(self) -> None:
-        self.halted = True
-        for timer in list(self._timers):
-            timer.cancel()
 
 
 class Holdem(commands.Cog):

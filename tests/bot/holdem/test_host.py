@@ -380,3 +380,21 @@ async def test_host_tables_hands_with_equities_on_a_preflop_all_in(
     assert tabled[0].board == () and len(tabled[0].hands) == 2
     assert abs(sum(chance for _, chance in tabled[0].equities) - 1) < 1e-9
     assert recorder.of(HandFinished)
+
+
+async def test_clock_haltable_scheduler_calls_off_every_timer() -> None:
+    from bot.tables.clock import HaltableScheduler
+
+    inner = ManualScheduler()
+    scheduler = HaltableScheduler(inner)
+    fired: list[str] = []
+
+    async def note(name: str) -> None:
+        fired.append(name)
+
+    scheduler.call_later(1, lambda: note("before"))
+    scheduler.halt()
+    scheduler.call_later(1, lambda: note("after"))
+    await inner.advance(5)
+    assert fired == []
+    assert scheduler.now() == inner.now()
