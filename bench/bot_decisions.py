@@ -62,7 +62,7 @@ def time_table(
         hand = Hand(stakes, [200] * players, rng=session_rng(seed, f"deck:{number}"))
         stats = book.snapshot(order)
         while not hand.is_complete:
-            legal = hand.legal_actions()
+            legal = hand.turn
             assert legal is not None
             player = legal.player
             seat = order[player]

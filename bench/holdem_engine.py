@@ -29,7 +29,7 @@ def play_ours(hands: int, rng: random.Random) -> int:
     for _ in range(hands):
         hand = Hand(stakes, stacks, rng=rng)
         while not hand.is_complete:
-            legal = hand.legal_actions()
+            legal = hand.turn
             assert legal is not None
             roll = rng.random()
             if roll < 0.15 and legal.can_fold:

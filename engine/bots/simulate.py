@@ -151,7 +151,7 @@ def play_hand(
 
     Raises ``IllegalBotActionError`` if a strategy returns an action the rules refuse."""
     while not hand.is_complete:
-        legal = hand.legal_actions()
+        legal = hand.turn
         assert legal is not None  # automatic showdowns: a hand always has someone to act
         player = legal.player
         view = SeatView.from_hand(hand, player, stats=stats)
@@ -200,8 +200,9 @@ def simulate_holdem(
             [rngs[seat] for seat in order],
             book.snapshot(order),
         )
+        final_stacks = hand.stacks
         for player, seat in enumerate(order):
-            result = hand.stacks[player] - stack
+            result = final_stacks[player] - stack
             nets[seat] += result
             squares[seat] += result * result
         book.record(hand.events, order)

@@ -50,7 +50,7 @@ from engine.bots.stats import PlayerStats
 from engine.bots.strategy import CALL, CHECK, FOLD
 from engine.bots.view import SeatView
 from engine.holdem.actions import Action, ActionKind, RaiseTo
-from engine.holdem.hand import Street
+from engine.holdem.streets import Street
 
 
 class Difficulty(StrEnum):

@@ -23,7 +23,7 @@ from engine.bots.preflop import preflop_table
 from engine.bots.view import SeatView
 from engine.equity import equity
 from engine.holdem.actions import Action, Call, Check, Fold, LegalActions, RaiseTo
-from engine.holdem.hand import Street
+from engine.holdem.streets import Street
 
 FOLD, CHECK, CALL = Fold(), Check(), Call()
 

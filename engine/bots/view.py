@@ -16,9 +16,10 @@ from engine.bots.stats import NO_STATS, PlayerStats
 from engine.cards import Card
 from engine.holdem.actions import ActionKind, LegalActions
 from engine.holdem.events import BoardDealt, PlayerActed
-from engine.holdem.hand import Hand, Street
+from engine.holdem.hand import Hand
 from engine.holdem.pots import Pot
 from engine.holdem.stakes import Stakes
+from engine.holdem.streets import Street
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +71,8 @@ class SeatView:
         cls, hand: Hand, player: int, *, stats: Sequence[PlayerStats] | None = None
     ) -> SeatView:
         """The view of ``player``, who must be the player to act in a betting round."""
-        legal = hand.legal_actions()
-        if legal is None or legal.player != player:
+        legal = hand.turn
+        if legal is None or legal.at_showdown or legal.player != player:
             raise NotSeatsTurnError(f"player {player + 1} has nothing to decide now")
         n = hand.player_count
         if stats is not None and len(stats) != n:
@@ -81,7 +82,7 @@ class SeatView:
         # Only two event types are read; private ``HoleCardsDealt`` events never are.
         for event in hand.events:
             if isinstance(event, BoardDealt):
-                street = Street(event.street)
+                street = event.street
             elif isinstance(event, PlayerActed):
                 history.append(
                     PublicAction(
@@ -93,14 +94,14 @@ class SeatView:
             seat=player,
             players=n,
             hole=(first, second),
-            board=tuple(hand.board),
+            board=hand.board,
             street=hand.street,
             stakes=hand.stakes,
-            starting_stacks=tuple(hand.starting_stacks),
-            stacks=tuple(hand.stacks),
-            bets=tuple(hand.bets),
-            contributed=tuple(hand.contributed),
-            live=tuple(hand.live),
+            starting_stacks=hand.starting_stacks,
+            stacks=hand.stacks,
+            bets=hand.bets,
+            contributed=hand.contributed,
+            live=hand.live,
             pot_total=hand.pot_total,
             pots=tuple(hand.pots()),
             legal=legal,

@@ -32,9 +32,10 @@ from engine.holdem.events import (
     PlayerActed,
     PotAwarded,
 )
-from engine.holdem.hand import Hand, Phase, ShowdownMode, Street, stacked_deck
+from engine.holdem.hand import Hand, Phase, ShowdownMode, stacked_deck
 from engine.holdem.pots import Pot
 from engine.holdem.stakes import Stakes
+from engine.holdem.streets import Street
 
 __all__ = [
     "Action",

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.errors import EngineError, MalformedInputError
+from engine.holdem.errors import ActionNotAllowedError, RaiseAmountError
+
 
 @dataclass(frozen=True, slots=True)
 class Fold:
@@ -58,12 +61,14 @@ class ActionKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class LegalActions:
-    """The choices of the player to act.
+    """The choices of the player to act: the one source of what ``Hand.act`` accepts.
 
     ``call_amount`` is how many more chips a call puts in (``None`` when checking is possible).
     ``min_raise_to``/``max_raise_to`` bound a bet or raise "to" amount (``None`` when raising is
     not allowed); ``max_raise_to`` is the all-in amount. ``bet_so_far`` is the player's bet on
     this street, and ``is_bet`` tells whether a raise would be the street's opening bet.
+    ``at_showdown`` marks a manual showdown, where the player may only show or (``can_muck``)
+    muck.
     """
 
     player: int
@@ -74,6 +79,8 @@ class LegalActions:
     max_raise_to: int | None
     bet_so_far: int
     is_bet: bool
+    at_showdown: bool = False
+    can_muck: bool = False
 
     @property
     def can_call(self) -> bool:
@@ -87,18 +94,57 @@ class LegalActions:
 
     def allows(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
+        return self.refusal(action) is None
+
+    def verify(self, action: Action) -> None:
+        """Raise the error ``Hand.act`` gives ``action``, or return if it is legal now."""
+        error = self.refusal(action)
+        if error is not None:
+            raise error
+
+    def refusal(self, action: Action) -> EngineError | None:
+        """Why ``action`` is not legal now (an error fit to show the player), or ``None``."""
+        if self.at_showdown:
+            return self._showdown_refusal(action)
         match action:
             case Fold():
-                return self.can_fold
+                if not self.can_fold:
+                    return ActionNotAllowedError("there is no bet to fold to: check instead")
             case Check():
-                return self.can_check
+                if not self.can_check:
+                    return ActionNotAllowedError(f"you must call {self.call_amount} or fold")
             case Call():
-                return self.can_call
+                if self.call_amount is None:
+                    return ActionNotAllowedError("there is nothing to call: check instead")
             case RaiseTo(amount=amount):
-                return (
-                    self.min_raise_to is not None
-                    and self.max_raise_to is not None
-                    and self.min_raise_to <= amount <= self.max_raise_to
-                )
+                return self._raise_refusal(amount)
+            case Show() | Muck():
+                return ActionNotAllowedError("showing or mucking happens only at showdown")
             case _:
-                return False
+                return MalformedInputError(f"{action!r} is not a Hold'em action")
+        return None
+
+    def _raise_refusal(self, amount: object) -> EngineError | None:
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            return MalformedInputError(f"a raise amount must be a whole number: {amount!r}")
+        low, high = self.min_raise_to, self.max_raise_to
+        if low is None or high is None:
+            return ActionNotAllowedError("you cannot bet or raise now")
+        if low <= amount <= high:
+            return None
+        word = "bet" if self.is_bet else "raise"
+        allowed = f"only all-in for {high}" if low == high else f"from {low} to {high}"
+        return RaiseAmountError(f"you can {word} to {allowed}, not {amount}")
+
+    def _showdown_refusal(self, action: Action) -> EngineError | None:
+        match action:
+            case Show():
+                return None
+            case Muck():
+                if self.can_muck:
+                    return None
+                return ActionNotAllowedError("the last player in a pot cannot muck")
+            case Fold() | Check() | Call() | RaiseTo():
+                return ActionNotAllowedError("at showdown you can only show or muck")
+            case _:
+                return MalformedInputError(f"{action!r} is not a Hold'em action")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.holdem.actions import ActionKind
+from engine.holdem.streets import Street
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +66,9 @@ class BetReturned:
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
-    """Community cards were dealt (``street`` is 1 for the flop, 2 turn, 3 river)."""
+    """Community cards were dealt on ``street`` (the flop, turn or river)."""
 
-    street: int
+    street: Street
     cards: tuple[Card, ...]
 
 

@@ -1,9 +1,13 @@
 """One hand of No-Limit Texas Hold'em as a sans-IO state machine.
 
-Create a ``Hand`` with the stakes, the starting stacks and (optionally) the deck; it posts antes
-and blinds and deals at once. Then call ``act(player, action)`` for the player to act; each call
-returns the events it caused. ``legal_actions()`` says what the player to act may do. An illegal
-or malformed action raises a ``HoldemError`` (or ``MalformedInputError``) and changes nothing.
+The engine's vocabulary, shared with ``engine.blackjack.Round``: constructing the game deals it
+(``Hand(stakes, stacks)`` posts antes and blinds and deals at once); ``turn`` says who must act
+and what they may do (``None`` when nobody may); ``act(player, action)`` applies one action and
+returns the events it caused; ``events`` is everything so far; ``is_complete`` says every chip
+is settled, which can already be true at construction (when the forced bets put the players all
+in). An illegal or malformed action raises a ``HoldemError`` (or ``MalformedInputError``) and
+changes nothing; ``turn.verify(action)`` is the very check ``act`` makes. All public state is
+read-only (tuples and properties); ``copy()`` gives an independent copy.
 
 Players are numbered in PHH order: player 0 sits first left of the button (the small blind, or
 the big blind heads-up), the last player is the button. The betting rules follow PokerKit
@@ -19,10 +23,9 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Sequence
-from enum import Enum, IntEnum
+from enum import Enum
 
 from engine.cards import DECK, Card, format_cards
-from engine.errors import MalformedInputError
 from engine.evaluate import HandValue, evaluate
 from engine.holdem.actions import (
     Action,
@@ -35,13 +38,7 @@ from engine.holdem.actions import (
     RaiseTo,
     Show,
 )
-from engine.holdem.errors import (
-    ActionNotAllowedError,
-    HandCompleteError,
-    InvalidSetupError,
-    NotYourTurnError,
-    RaiseAmountError,
-)
+from engine.holdem.errors import HandCompleteError, InvalidSetupError, NotYourTurnError
 from engine.holdem.events import (
     AntePosted,
     BetReturned,
@@ -57,6 +54,7 @@ from engine.holdem.events import (
 )
 from engine.holdem.pots import Pot, build_pots, split
 from engine.holdem.stakes import Stakes
+from engine.holdem.streets import Street
 
 MAX_PLAYERS = 22
 """52 cards hold 22 players' hole cards, three burns and a board."""
@@ -84,19 +82,6 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
             position += 1
     deck.extend(spare)
     return deck
-
-
-class Street(IntEnum):
-    """A betting round."""
-
-    PREFLOP = 0
-    """Hole cards only."""
-    FLOP = 1
-    """Three board cards."""
-    TURN = 2
-    """Four board cards."""
-    RIVER = 3
-    """Five board cards; after its betting comes the showdown."""
 
 
 class Phase(Enum):
@@ -161,28 +146,23 @@ class Hand:
             cards = list(DECK)
             self._rng = rng if rng is not None else secrets.SystemRandom()
 
-        self.stakes = stakes
-        self.player_count = n
-        self.showdown_mode = showdown
-        self.starting_stacks: tuple[int, ...] = tuple(stacks)
-        self.stacks: list[int] = list(stacks)
-        self.bets: list[int] = [0] * n
-        self.contributed: list[int] = [0] * n
-        """Chips each player has put into the pots on earlier streets (untrimmed antes aside)."""
-        self.dead_money = 0
-        """Antes that are dead money in the main pot (when the stakes do not trim antes)."""
-        self.live: list[bool] = [True] * n
-        """Whether each player can still win (has neither folded nor mucked)."""
-        self.shown: list[bool] = [False] * n
-        self.hole_cards: list[tuple[Card, Card]] = []
-        self.board: list[Card] = []
-        self.street = Street.PREFLOP
-        self.phase = Phase.BETTING
-        self.action_count = 0
-        """How many player actions have been applied; fronts use it to refuse stale clicks."""
-        self.events: list[Event] = []
-        self.phh_actions: list[str] = []
-        """The hand so far as PHH action lines."""
+        self._stakes = stakes
+        self._player_count = n
+        self._showdown_mode = showdown
+        self._starting_stacks: tuple[int, ...] = tuple(stacks)
+        self._stacks: list[int] = list(stacks)
+        self._bets: list[int] = [0] * n
+        self._contributed: list[int] = [0] * n
+        self._dead_money = 0
+        self._live: list[bool] = [True] * n
+        self._shown: list[bool] = [False] * n
+        self._hole_cards: list[tuple[Card, Card]] = []
+        self._board: list[Card] = []
+        self._street = Street.PREFLOP
+        self._phase = Phase.BETTING
+        self._action_count = 0
+        self._events: list[Event] = []
+        self._phh_actions: list[str] = []
 
         self._deck = cards
         self._dealt = 0
@@ -201,47 +181,163 @@ class Hand:
     # ----------------------------------------------------------------- what the hand says
 
     @property
-    def is_complete(self) -> bool:
-        """Whether every pot has been awarded."""
-        return self.phase is Phase.COMPLETE
+    def stakes(self) -> Stakes:
+        """The blinds, antes and minimum bet."""
+        return self._stakes
 
     @property
-    def to_act(self) -> int | None:
-        """The player who must act now (bet or, in a manual showdown, show/muck), if any."""
-        if self.phase is Phase.BETTING:
-            return self._actors[0] if self._actors else None
-        if self.phase is Phase.SHOWDOWN:
-            return self._showdown_queue[0]
+    def player_count(self) -> int:
+        """How many players were dealt in."""
+        return self._player_count
+
+    @property
+    def showdown_mode(self) -> ShowdownMode:
+        """Who decides whether hands are shown at showdown."""
+        return self._showdown_mode
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        """Each player's stack before the forced bets."""
+        return self._starting_stacks
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Each player's chips behind (not yet bet)."""
+        return tuple(self._stacks)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Each player's bet on this street, not yet collected into the pots."""
+        return tuple(self._bets)
+
+    @property
+    def contributed(self) -> tuple[int, ...]:
+        """Chips each player has put into the pots on earlier streets (untrimmed antes aside)."""
+        return tuple(self._contributed)
+
+    @property
+    def dead_money(self) -> int:
+        """Antes that are dead money in the main pot (when the stakes do not trim antes)."""
+        return self._dead_money
+
+    @property
+    def live(self) -> tuple[bool, ...]:
+        """Whether each player can still win (has neither folded nor mucked)."""
+        return tuple(self._live)
+
+    @property
+    def shown(self) -> tuple[bool, ...]:
+        """Whether each player has shown their hole cards."""
+        return tuple(self._shown)
+
+    @property
+    def hole_cards(self) -> tuple[tuple[Card, Card], ...]:
+        """Every player's hole cards (private: fronts show each player only their own)."""
+        return tuple(self._hole_cards)
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        """The community cards dealt so far."""
+        return tuple(self._board)
+
+    @property
+    def street(self) -> Street:
+        """The betting round the hand is on (the last one dealt)."""
+        return self._street
+
+    @property
+    def phase(self) -> Phase:
+        """Betting, a manual showdown, or complete."""
+        return self._phase
+
+    @property
+    def action_count(self) -> int:
+        """How many player actions have been applied; fronts use it to refuse stale clicks."""
+        return self._action_count
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Everything that has happened in the hand, from the forced bets on."""
+        return tuple(self._events)
+
+    @property
+    def phh_actions(self) -> tuple[str, ...]:
+        """The hand so far as PHH action lines."""
+        return tuple(self._phh_actions)
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every pot has been awarded (possibly at construction, when the forced bets
+        put every player but one all in, or every player)."""
+        return self._phase is Phase.COMPLETE
+
+    @property
+    def turn(self) -> LegalActions | None:
+        """Who must act now and what they may do, or ``None`` when nobody may act (the hand is
+        complete). ``act`` accepts exactly the actions this allows.
+
+        In a manual showdown this is the first player due to show or muck (as in PHH files, any
+        player still due may act; ``act`` checks each against its own choices).
+        """
+        if self._phase is Phase.BETTING:
+            if not self._actors:
+                return None
+            cached = self._legal
+            if cached is not None and cached[0] == self._action_count:
+                return cached[1]
+            legal = self._betting_choices(self._actors[0])
+            self._legal = (self._action_count, legal)
+            return legal
+        if self._phase is Phase.SHOWDOWN:
+            return self._showdown_choices(self._showdown_queue[0])
         return None
 
     @property
     def pot_total(self) -> int:
         """All chips in the middle: the pots plus this street's bets."""
-        return sum(self.contributed) + self.dead_money + sum(self.bets)
+        return sum(self._contributed) + self._dead_money + sum(self._bets)
 
     def pots(self) -> list[Pot]:
         """The main pot and side pots collected so far (this street's bets not included)."""
-        return build_pots(self.contributed, self.live, self.dead_money)
+        return build_pots(self._contributed, self._live, self._dead_money)
 
     def is_all_in(self, player: int) -> bool:
         """Whether the player is still in the hand with no chips behind."""
-        return self.live[player] and self.stacks[player] == 0
+        return self._live[player] and self._stacks[player] == 0
 
-    def legal_actions(self) -> LegalActions | None:
-        """What the player to act may do now, or ``None`` if nobody is to bet."""
-        if self.phase is not Phase.BETTING or not self._actors:
-            return None
-        cached = self._legal
-        if cached is not None and cached[0] == self.action_count:
-            return cached[1]
-        legal = self._compute_legal_actions()
-        self._legal = (self.action_count, legal)
-        return legal
+    def _choices_of(self, player: int) -> LegalActions:
+        """What ``player`` may do now; raises the error ``act`` gives if they may do nothing."""
+        if self._phase is Phase.COMPLETE:
+            raise HandCompleteError("the hand is over")
+        if self._phase is Phase.SHOWDOWN:
+            # As in PokerKit (and PHH files), any player still due at showdown may show or muck.
+            if player not in self._showdown_queue:
+                raise NotYourTurnError(f"player {player + 1} has nothing to show or muck")
+            return self._showdown_choices(player)
+        turn = self.turn
+        assert turn is not None  # betting always has a player to act
+        if player != turn.player:
+            raise NotYourTurnError(f"it is not player {player + 1}'s turn")
+        return turn
 
-    def _compute_legal_actions(self) -> LegalActions:
-        player = self._actors[0]
-        bets = self.bets
-        stack = self.stacks[player]
+    def _showdown_choices(self, player: int) -> LegalActions:
+        alone = any(pot.eligible == (player,) for pot in self.pots())
+        return LegalActions(
+            player=player,
+            can_fold=False,
+            can_check=False,
+            call_amount=None,
+            min_raise_to=None,
+            max_raise_to=None,
+            bet_so_far=0,
+            is_bet=False,
+            at_showdown=True,
+            can_muck=not alone,
+        )
+
+    def _betting_choices(self, player: int) -> LegalActions:
+        bets = self._bets
+        stack = self._stacks[player]
         bet = bets[player]
         max_bet = max(bets)
         to_call = min(stack, max_bet - bet)
@@ -249,7 +345,7 @@ class Hand:
         max_to: int | None = None
         if self._can_raise(player, to_call, max_bet):
             max_to = stack + bet
-            min_to = min(max_to, max(self._raise_size, self.stakes.min_bet) + max_bet)
+            min_to = min(max_to, max(self._raise_size, self._stakes.min_bet) + max_bet)
         return LegalActions(
             player=player,
             can_fold=bet < max_bet,
@@ -270,19 +366,43 @@ class Hand:
             and player in self._acted
         ):
             return False  # an incomplete all-in raise does not reopen the betting
-        if self.stacks[player] <= max_bet - self.bets[player]:
+        if self._stacks[player] <= max_bet - self._bets[player]:
             return False  # all-in just to call
-        stacks, bets, live = self.stacks, self.bets, self.live
-        for i in range(self.player_count):
+        stacks, bets, live = self._stacks, self._bets, self._live
+        for i in range(self._player_count):
             if i != player and live[i] and stacks[i] + bets[i] > max_bet:
                 return True
         return False
 
     def value_of(self, player: int) -> HandValue | None:
         """The player's hand value with the board so far, once five cards are out."""
-        if len(self.board) < 3:
+        if len(self._board) < 3:
             return None
-        return evaluate((*self.hole_cards[player], *self.board))
+        return evaluate((*self._hole_cards[player], *self._board))
+
+    # ----------------------------------------------------------------------- copying
+
+    def copy(self) -> Hand:
+        """An independent copy: acting on one never changes the other.
+
+        A seeded ``random.Random`` is copied with its state, so the copy deals the same cards;
+        the default OS generator has no state to copy and is shared.
+        """
+        twin = object.__new__(Hand)
+        for name, value in self.__dict__.items():
+            mutable = isinstance(value, list | set | deque | dict)
+            twin.__dict__[name] = value.copy() if mutable else value
+        if self._rng is not None and not isinstance(self._rng, secrets.SystemRandom):
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            twin._rng = rng
+        return twin
+
+    def __copy__(self) -> Hand:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Hand:
+        return self.copy()
 
     # ----------------------------------------------------------------------- acting
 
@@ -290,145 +410,118 @@ class Hand:
         """Apply ``player``'s action and return the events it caused.
 
         Raises ``NotYourTurnError``, ``ActionNotAllowedError``, ``RaiseAmountError`` or
-        ``HandCompleteError`` (leaving the hand unchanged) when the action is not legal now.
+        ``HandCompleteError`` (leaving the hand unchanged) when the action is not legal now:
+        the checks are ``LegalActions.verify`` on the same choices ``turn`` reports.
         """
-        first_new = len(self.events)
-        if self.phase is Phase.COMPLETE:
-            raise HandCompleteError("the hand is over")
-        if self.phase is Phase.SHOWDOWN:
-            self._showdown_action(player, action)
-            return self.events[first_new:]
-        actor = self._actors[0]
-        if player != actor:
-            raise NotYourTurnError(f"it is not player {player + 1}'s turn")
-        behind = max(self.bets) - self.bets[player]
+        first_new = len(self._events)
+        self._choices_of(player).verify(action)
         match action:
             case Fold():
-                if behind <= 0:
-                    raise ActionNotAllowedError("there is no bet to fold to: check instead")
                 self._fold(player)
-            case Check():
-                if behind > 0:
-                    call = min(behind, self.stacks[player])
-                    raise ActionNotAllowedError(f"you must call {call} or fold")
-                self._check_or_call(player)
-            case Call():
-                if behind <= 0:
-                    raise ActionNotAllowedError("there is nothing to call: check instead")
+            case Check() | Call():
                 self._check_or_call(player)
             case RaiseTo(amount=amount):
-                if not isinstance(amount, int) or isinstance(amount, bool):
-                    raise MalformedInputError(f"a raise amount must be a whole number: {amount!r}")
-                legal = self.legal_actions()
-                assert legal is not None
-                if legal.min_raise_to is None or legal.max_raise_to is None:
-                    raise ActionNotAllowedError("you cannot bet or raise now")
-                if not legal.min_raise_to <= amount <= legal.max_raise_to:
-                    word = "bet" if legal.is_bet else "raise"
-                    if legal.min_raise_to == legal.max_raise_to:
-                        allowed = f"only all-in for {legal.max_raise_to}"
-                    else:
-                        allowed = f"from {legal.min_raise_to} to {legal.max_raise_to}"
-                    raise RaiseAmountError(f"you can {word} to {allowed}, not {amount}")
                 self._raise_to(player, amount)
-            case Show() | Muck():
-                raise ActionNotAllowedError("showing or mucking happens only at showdown")
-            case _:
-                raise MalformedInputError(f"{action!r} is not a Hold'em action")
-        return self.events[first_new:]
+            case Show():
+                self._show(player)
+                self._after_showdown_action(player)
+            case Muck():
+                self._muck(player)
+                self._after_showdown_action(player)
+        return self._events[first_new:]
 
     def _fold(self, player: int) -> None:
         self._actors.popleft()
         self._acted.add(player)
-        self.live[player] = False
-        self.action_count += 1
-        self.events.append(
-            PlayerActed(player, ActionKind.FOLD, 0, self.bets[player], self.stacks[player] == 0)
+        self._live[player] = False
+        self._action_count += 1
+        self._events.append(
+            PlayerActed(player, ActionKind.FOLD, 0, self._bets[player], self._stacks[player] == 0)
         )
-        self.phh_actions.append(f"p{player + 1} f")
+        self._phh_actions.append(f"p{player + 1} f")
         self._after_action()
 
     def _check_or_call(self, player: int) -> None:
-        amount = min(self.stacks[player], max(self.bets) - self.bets[player])
+        amount = min(self._stacks[player], max(self._bets) - self._bets[player])
         self._actors.popleft()
         self._acted.add(player)
-        self.bets[player] += amount
-        self.stacks[player] -= amount
-        self.action_count += 1
+        self._bets[player] += amount
+        self._stacks[player] -= amount
+        self._action_count += 1
         kind = ActionKind.CALL if amount else ActionKind.CHECK
-        self.events.append(
-            PlayerActed(player, kind, amount, self.bets[player], self.stacks[player] == 0)
+        self._events.append(
+            PlayerActed(player, kind, amount, self._bets[player], self._stacks[player] == 0)
         )
-        self.phh_actions.append(f"p{player + 1} cc")
+        self._phh_actions.append(f"p{player + 1} cc")
         self._after_action()
 
     def _raise_to(self, player: int, amount: int) -> None:
-        max_bet = max(self.bets)
+        max_bet = max(self._bets)
         increment = amount - max_bet
-        added = amount - self.bets[player]
+        added = amount - self._bets[player]
         self._actors.popleft()
         self._acted.add(player)
-        self.bets[player] = amount
-        self.stacks[player] -= added
-        n = self.player_count
+        self._bets[player] = amount
+        self._stacks[player] -= added
+        n = self._player_count
         self._actors = deque(
             i
             for i in ((player + k) % n for k in range(1, n))
-            if self.live[i] and self.stacks[i] > 0
+            if self._live[i] and self._stacks[i] > 0
         )
         self._opener = player
         if increment >= self._raise_size:
             self._acted = {player}
         self._raise_size = max(self._raise_size, increment)
-        if self.stacks[player] > 0:
+        if self._stacks[player] > 0:
             self._short_all_ins.clear()
         else:
             self._short_all_ins.append(increment)
         if sum(self._short_all_ins) >= self._raise_size:
             self._short_all_ins.clear()
-        self.action_count += 1
+        self._action_count += 1
         kind = ActionKind.BET if max_bet == 0 else ActionKind.RAISE
-        self.events.append(PlayerActed(player, kind, added, amount, self.stacks[player] == 0))
-        self.phh_actions.append(f"p{player + 1} cbr {amount}")
+        self._events.append(PlayerActed(player, kind, added, amount, self._stacks[player] == 0))
+        self._phh_actions.append(f"p{player + 1} cbr {amount}")
         self._after_action()
 
     def _after_action(self) -> None:
-        if not self._actors or sum(self.live) <= 1:
+        if not self._actors or sum(self._live) <= 1:
             self._end_betting()
 
     # ------------------------------------------------------------------ hand flow
 
     def _start(self) -> None:
-        n = self.player_count
-        stakes = self.stakes
-        antes = [min(stakes.ante_of(i), self.stacks[i]) for i in range(n)]
+        n = self._player_count
+        stakes = self._stakes
+        antes = [min(stakes.ante_of(i), self._stacks[i]) for i in range(n)]
         for i, ante in enumerate(antes):
             if ante:
-                self.stacks[i] -= ante
-                self.events.append(AntePosted(i, ante))
+                self._stacks[i] -= ante
+                self._events.append(AntePosted(i, ante))
         if stakes.ante_trimming:
             cutoff = sorted(antes)[-2]
             for i, ante in enumerate(antes):
                 if ante > cutoff:
-                    self.stacks[i] += ante - cutoff
-                    self.events.append(BetReturned(i, ante - cutoff))
-                self.contributed[i] = min(ante, cutoff)
+                    self._stacks[i] += ante - cutoff
+                    self._events.append(BetReturned(i, ante - cutoff))
+                self._contributed[i] = min(ante, cutoff)
         else:
-            self.dead_money = sum(antes)
+            self._dead_money = sum(antes)
         for i in range(n):
-            blind = min(stakes.blind_of(i), self.stacks[i])
+            blind = min(stakes.blind_of(i), self._stacks[i])
             if blind:
-                self.bets[i] = blind
-                self.stacks[i] -= blind
-                self.events.append(BlindPosted(i, blind))
+                self._bets[i] = blind
+                self._stacks[i] -= blind
+                self._events.append(BlindPosted(i, blind))
         holes: list[list[Card]] = [[] for _ in range(n)]
         for _ in range(2):
             for i in range(n):
                 holes[i].append(self._draw())
         for i, (first, second) in enumerate(holes):
-            self.hole_cards.append((first, second))
-            self.events.append(HoleCardsDealt(i, (first, second)))
-            self.phh_actions.append(f"d dh p{i + 1} {first!s}{second!s}")
+            self._hole_cards.append((first, second))
+            self._events.append(HoleCardsDealt(i, (first, second)))
+            self._phh_actions.append(f"d dh p{i + 1} {first!s}{second!s}")
         self._begin_betting()
 
     def _draw(self) -> Card:
@@ -441,16 +534,16 @@ class Hand:
         return deck[i]
 
     def _begin_betting(self) -> None:
-        n = self.player_count
-        bets = self.bets
+        n = self._player_count
+        bets = self._bets
         # The player after the biggest blind opens preflop; after the flop, player 0 does.
-        if self.street is Street.PREFLOP:
+        if self._street is Street.PREFLOP:
             blinds = self._blinds
             key = max((bets[i] if blinds[i] > 0 else 0, i) for i in range(n))
             self._opener = (key[1] + 1) % n
         else:
             self._opener = 0
-        live, stacks = self.live, self.stacks
+        live, stacks = self._live, self._stacks
         # A player whose every chip is covered by nobody else has no one left to bet against.
         totals = sorted(bets[i] + stacks[i] for i in range(n) if live[i])
         second = totals[-2] if len(totals) > 1 else 0
@@ -464,64 +557,65 @@ class Hand:
         self._short_all_ins.clear()
         if (
             not self._actors
-            or sum(self.live) <= 1
+            or sum(self._live) <= 1
             or (len(self._actors) == 1 and bets[self._actors[0]] >= max(bets))
         ):
             self._end_betting()
 
     def _end_betting(self) -> None:
         self._actors.clear()
-        live_count = sum(self.live)
+        live_count = sum(self._live)
         if live_count > 1:
-            with_chips = sum(1 for i in range(self.player_count) if self.live[i] and self.stacks[i])
+            live, stacks = self._live, self._stacks
+            with_chips = sum(1 for i in range(self._player_count) if live[i] and stacks[i])
             if with_chips <= 1:
                 self._runout = True
         self._collect_bets()
         if live_count == 1:
             self._award()
-        elif self.street is Street.RIVER or self._runout:
+        elif self._street is Street.RIVER or self._runout:
             self._begin_showdown()
         else:
             self._deal_next_street()
             self._begin_betting()
 
     def _collect_bets(self) -> None:
-        bets = self.bets
+        bets = self._bets
         if not any(bets):
             return
         cutoff = sorted(bets)[-2]
         for i, bet in enumerate(bets):
             if bet > cutoff:
-                self.stacks[i] += bet - cutoff
-                self.events.append(BetReturned(i, bet - cutoff))
+                self._stacks[i] += bet - cutoff
+                self._events.append(BetReturned(i, bet - cutoff))
                 bets[i] = cutoff
         for i, bet in enumerate(bets):
-            self.contributed[i] += bet
+            self._contributed[i] += bet
             bets[i] = 0
 
     def _deal_next_street(self) -> None:
-        self.street = Street(self.street + 1)
+        self._street = Street(self._street + 1)
         self._draw()  # burn
-        cards = tuple(self._draw() for _ in range(BOARD_CARDS_BY_STREET[self.street]))
-        self.board.extend(cards)
-        self.events.append(BoardDealt(int(self.street), cards))
-        self.phh_actions.append(f"d db {''.join(map(str, cards))}")
+        cards = tuple(self._draw() for _ in range(BOARD_CARDS_BY_STREET[self._street]))
+        self._board.extend(cards)
+        self._events.append(BoardDealt(self._street, cards))
+        self._phh_actions.append(f"d db {''.join(map(str, cards))}")
 
     # ------------------------------------------------------------------- showdown
 
     def _begin_showdown(self) -> None:
-        n = self.player_count
+        n = self._player_count
         self._showdown_queue = deque(
             i
             for i in ((self._opener + k) % n for k in range(n))
-            if self.live[i] and not self.shown[i]
+            if self._live[i] and not self._shown[i]
         )
-        if self.showdown_mode is ShowdownMode.MANUAL and self._showdown_queue:
-            self.phase = Phase.SHOWDOWN
+        if self._showdown_mode is ShowdownMode.MANUAL and self._showdown_queue:
+            self._phase = Phase.SHOWDOWN
             return
         # When anyone is all-in every hand is tabled; otherwise a hand that can no longer win
         # anything is mucked unseen.
-        show_all = self._runout or 0 in self.stacks
+        show_all = self._runout or 0 in self._stacks
         pots = self.pots()
         while self._showdown_queue:
             player = self._showdown_queue.popleft()
@@ -537,7 +631,7 @@ class Hand:
         for pot in pots:
             if player not in pot.eligible:
                 continue
-            shown = [self._value(i) for i in pot.eligible if self.shown[i]]
+            shown = [self._value(i) for i in pot.eligible if self._shown[i]]
             if not shown or value >= max(shown):
                 return True
         return False
@@ -545,59 +639,48 @@ class Hand:
     def _value(self, player: int) -> HandValue:
         value = self._values.get(player)
         if value is None:
-            value = evaluate((*self.hole_cards[player], *self.board))
+            value = evaluate((*self._hole_cards[player], *self._board))
             self._values[player] = value
         return value
 
-    def _showdown_action(self, player: int, action: Action) -> None:
-        # As in PokerKit (and PHH files), any player still due at showdown may show or muck.
-        if player not in self._showdown_queue:
-            raise NotYourTurnError(f"player {player + 1} has nothing to show or muck")
-        match action:
-            case Show():
-                self._show(player)
-            case Muck():
-                for pot in self.pots():
-                    if pot.eligible == (player,):
-                        raise ActionNotAllowedError("the last player in a pot cannot muck")
-                self._muck(player)
-            case _:
-                raise ActionNotAllowedError("at showdown you can only show or muck")
+    def _after_showdown_action(self, player: int) -> None:
         self._showdown_queue.remove(player)
         if not self._showdown_queue:
-            self.phase = Phase.BETTING
+            self._phase = Phase.BETTING
             self._end_showdown()
 
     def _show(self, player: int) -> None:
-        self.shown[player] = True
-        cards = self.hole_cards[player]
-        description = self._value(player).description if len(self.board) >= 3 else ""
-        self.events.append(CardsShown(player, cards, description))
-        self.phh_actions.append(f"p{player + 1} sm {format_cards(cards, sep='')}")
+        self._shown[player] = True
+        cards = self._hole_cards[player]
+        description = self._value(player).description if len(self._board) >= 3 else ""
+        self._events.append(CardsShown(player, cards, description))
+        self._phh_actions.append(f"p{player + 1} sm {format_cards(cards, sep='')}")
 
     def _muck(self, player: int) -> None:
-        self.live[player] = False
-        self.events.append(CardsMucked(player))
-        self.phh_actions.append(f"p{player + 1} sm")
+        self._live[player] = False
+        self._events.append(CardsMucked(player))
+        self._phh_actions.append(f"p{player + 1} sm")
 
     def _end_showdown(self) -> None:
-        while self.street is not Street.RIVER:
+        while self._street is not Street.RIVER:
             self._deal_next_street()
         # Values computed before the board was complete are stale.
         self._values.clear()
         self._award()
 
     def _award(self) -> None:
-        live_count = sum(self.live)
+        live_count = sum(self._live)
         if live_count > 1:
             # Kill every hand that cannot win any pot before the pots are built, as PokerKit
             # does: it changes which side pots merge, and so where odd chips go.
             pots = self.pots()
             dead = [
-                i for i in range(self.player_count) if self.live[i] and not self._could_win(i, pots)
+                i
+                for i in range(self._player_count)
+                if self._live[i] and not self._could_win(i, pots)
             ]
             for player in dead:
-                self.live[player] = False
+                self._live[player] = False
         for index, pot in enumerate(self.pots()):
             if not pot.eligible:  # pragma: no cover - mucks that would empty a pot are refused
                 raise AssertionError("a pot with no eligible player")
@@ -605,7 +688,7 @@ class Hand:
                 # Won unopposed: by folds (nothing to describe) or because the rest mucked.
                 winners = list(pot.eligible)
                 winner = winners[0]
-                shown = self.shown[winner] and len(self.board) == 5
+                shown = self._shown[winner] and len(self._board) == 5
                 description = self._value(winner).description if shown else ""
             else:
                 values = {i: self._value(i) for i in pot.eligible}
@@ -614,12 +697,12 @@ class Hand:
                 description = best.description
             shares = split(pot.amount, winners)
             for player, share in shares:
-                self.stacks[player] += share
-            self.events.append(
+                self._stacks[player] += share
+            self._events.append(
                 PotAwarded(index, pot.amount, pot.eligible, tuple(shares), description)
             )
-        self.contributed = [0] * self.player_count
-        self.dead_money = 0
-        self.phase = Phase.COMPLETE
-        net = tuple(s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True))
-        self.events.append(HandEnded(tuple(self.stacks), net))
+        self._contributed = [0] * self._player_count
+        self._dead_money = 0
+        self._phase = Phase.COMPLETE
+        net = tuple(s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True))
+        self._events.append(HandEnded(tuple(self._stacks), net))

@@ -270,8 +270,8 @@ def replay(history: HandHistory) -> Hand:
             board_seen += len(line.cards)
     if hand.phase is Phase.SHOWDOWN:
         # A history may stop at showdown; the hands still due are shown, as the cards are known.
-        while hand.to_act is not None:
-            hand.act(hand.to_act, Show())
+        while (turn := hand.turn) is not None:
+            hand.act(turn.player, Show())
     if not hand.is_complete:
         raise ReplayError(
             len(history.actions) - 1,
@@ -283,12 +283,13 @@ def replay(history: HandHistory) -> Hand:
 
 def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Action, bool] | None:
     """The engine action for a line, or a check/fold for a skipped player (``repaired``)."""
-    legal = hand.legal_actions()
+    turn = hand.turn
+    legal = None if turn is None or turn.at_showdown else turn  # the betting choices, if any
     match line:
         case _DealHole():
             return None
         case _DealBoard(cards=cards):
-            if hand.board[board_seen : board_seen + len(cards)] == list(cards):
+            if hand.board[board_seen : board_seen + len(cards)] == tuple(cards):
                 return None
             if legal is None:
                 raise _OutOfTurn(hand, "these board cards do not come now")

@@ -46,7 +46,7 @@ def spots(
         hand = Hand(stakes, stacks, rng=rng)
         snapshot = book.snapshot(keys) if stats else None
         while not hand.is_complete and seen < count:
-            legal = hand.legal_actions()
+            legal = hand.turn
             assert legal is not None
             view = SeatView.from_hand(hand, legal.player, stats=snapshot)
             yield hand, view
@@ -76,8 +76,9 @@ def stacked(
 def act_all(hand: Hand, *actions: Action) -> None:
     """Apply actions in turn, each by the player to act."""
     for action in actions:
-        player = hand.to_act
-        assert player is not None
+        turn = hand.turn
+        assert turn is not None
+        player = turn.player
         hand.act(player, action)
 
 
@@ -85,6 +86,7 @@ def decide(
     strategy: Strategy, hand: Hand, seed: int = 1, stats: Sequence[PlayerStats] | None = None
 ) -> Action:
     """The strategy's action for the player to act."""
-    player = hand.to_act
-    assert player is not None
+    turn = hand.turn
+    assert turn is not None
+    player = turn.player
     return strategy.decide(SeatView.from_hand(hand, player, stats=stats), random.Random(seed))

@@ -82,7 +82,7 @@ def test_bot_player_falls_back_when_the_strategy_raises() -> None:
 def test_bot_player_falls_back_when_the_strategy_returns_an_illegal_action() -> None:
     hand = stacked(["AsAh", "KdKc"])
     act_all(hand, RaiseTo(6), RaiseTo(20), RaiseTo(60), RaiseTo(200))
-    view = SeatView.from_hand(hand, hand.to_act or 0)
+    view = SeatView.from_hand(hand, hand.turn.player if hand.turn else 0)
     decision = decide_detached(Cheater(), view, seed=1)
     assert decision.action == Fold()
     assert decision.error is not None and "not legal" in decision.error
@@ -96,7 +96,7 @@ def test_bot_player_answers_even_if_the_worker_dies() -> None:
             return future
 
     hand = stacked(["AsAh", "KdKc"])
-    view = SeatView.from_hand(hand, hand.to_act or 0)
+    view = SeatView.from_hand(hand, hand.turn.player if hand.turn else 0)
     bot = BotPlayer.from_spec("smart", random.Random(2))
     with DeadExecutor(max_workers=1) as executor:
         action = bot.submit(view, executor).result(timeout=5)
@@ -122,5 +122,5 @@ def test_hand_bot_reads_opponents_from_table_stats_when_given_keys() -> None:
     stats.record(hand.events, ["ann", "bob"])
     bot = HandBot("smart", random.Random(1), stats=stats)
     hand = stacked(["7c2d", "KdKc"])
-    action = bot.decide(hand, hand.to_act or 0, keys=["bob", "ann"])
-    assert SeatView.from_hand(hand, hand.to_act or 0).legal.allows(action)
+    action = bot.decide(hand, hand.turn.player if hand.turn else 0, keys=["bob", "ann"])
+    assert SeatView.from_hand(hand, hand.turn.player if hand.turn else 0).legal.allows(action)

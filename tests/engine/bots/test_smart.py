@@ -46,8 +46,9 @@ FOLDER = PlayerStats(
 def choices(
     strategy: SmartStrategy, hand: Hand, stats: tuple[PlayerStats, ...] | None, runs: int = 40
 ) -> Counter[str]:
-    player = hand.to_act
-    assert player is not None
+    turn = hand.turn
+    assert turn is not None
+    player = turn.player
     view = SeatView.from_hand(hand, player, stats=stats)
     out: Counter[str] = Counter()
     for seed in range(runs):
@@ -60,8 +61,9 @@ def choices(
 def only(
     strategy: SmartStrategy, hand: Hand, stats: tuple[PlayerStats, ...] | None = None
 ) -> Action:
-    player = hand.to_act
-    assert player is not None
+    turn = hand.turn
+    assert turn is not None
+    player = turn.player
     return strategy.decide(SeatView.from_hand(hand, player, stats=stats), random.Random(1))
 
 
@@ -86,7 +88,7 @@ def test_smart_never_folds_the_nuts_on_the_river() -> None:
     # Heads-up: player 1 (the button) holds a royal flush and faces a river bet.
     hand = stacked(["QsQd", "AhKh"], "QhJhTh2c3d")
     act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), RaiseTo(40))
-    assert hand.to_act == 1
+    assert hand.turn is not None and hand.turn.player == 1
     for strategy in (NORMAL, HARD):
         counts = choices(strategy, hand, (ROCK, ROCK))
         assert counts["Fold"] == 0
@@ -96,7 +98,7 @@ def test_smart_never_folds_the_nuts_on_the_river() -> None:
 def test_smart_folds_air_to_a_big_river_bet_from_a_rock() -> None:
     hand = stacked(["Ks9s", "7c2d"], "Ad8h4c3sJd")  # king high, no draw left
     act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), RaiseTo(12))
-    assert hand.to_act == 1
+    assert hand.turn is not None and hand.turn.player == 1
     counts = choices(HARD, hand, (ROCK, ROCK))
     assert counts["Fold"] >= 38
 
@@ -105,7 +107,7 @@ def test_smart_calls_a_maniac_lighter_than_a_rock() -> None:
     # Middle pair on the river facing a bet of twice the pot.
     hand = stacked(["AsQd", "8h7h"], "8c4d2s Kc 3h")
     act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), RaiseTo(8))
-    assert hand.to_act == 1
+    assert hand.turn is not None and hand.turn.player == 1
     against_rock = choices(HARD, hand, (ROCK, ROCK))
     against_maniac = choices(HARD, hand, (MANIAC, MANIAC))
     assert against_rock["Fold"] >= 30
@@ -116,7 +118,7 @@ def test_smart_bluffs_folders_more_than_calling_stations() -> None:
     # Nothing on the river, checked to: a bluff can only win if the opponent folds.
     hand = stacked(["Ts9s", "7c2d"], "Ad8h4c3sKd")
     act_all(hand, Call(), Check(), Check(), Check(), Check(), Check(), Check())
-    assert hand.to_act == 1
+    assert hand.turn is not None and hand.turn.player == 1
     against_folder = choices(HARD, hand, (FOLDER, FOLDER), runs=60)
     against_station = choices(HARD, hand, (STATION, STATION), runs=60)
     assert against_folder["RaiseTo"] > against_station["RaiseTo"]

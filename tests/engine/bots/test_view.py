@@ -105,7 +105,7 @@ def test_view_is_immutable_and_detached_from_the_hand() -> None:
 def test_view_history_is_this_hands_public_actions() -> None:
     hand = stacked(["AsAh", "KdKc", "QsQd"], "2c7d9h")
     act_all(hand, RaiseTo(6), Call(), Call(), Check(), RaiseTo(10))
-    view = SeatView.from_hand(hand, hand.to_act or 0)
+    view = SeatView.from_hand(hand, hand.turn.player if hand.turn else 0)
     assert [(a.street, a.player, a.kind) for a in view.history] == [
         (Street.PREFLOP, 2, ActionKind.RAISE),
         (Street.PREFLOP, 0, ActionKind.CALL),
@@ -152,13 +152,13 @@ def test_view_of_a_player_who_is_not_to_act_is_refused() -> None:
 def test_view_carries_the_stats_it_is_given() -> None:
     hand = stacked(["AsAh", "KdKc"])
     stats = (PlayerStats(hands=3, vpip=2), PlayerStats(hands=3))
-    view = SeatView.from_hand(hand, hand.to_act or 0, stats=stats)
+    view = SeatView.from_hand(hand, hand.turn.player if hand.turn else 0, stats=stats)
     assert view.stats == stats
 
 
 def test_view_of_random_spots_agrees_with_the_hand() -> None:
     for hand, view in spots(300, seed=5, stats=False):
-        assert view.legal == hand.legal_actions()
+        assert view.legal == hand.turn
         assert view.stacks == tuple(hand.stacks)
         assert view.pot_total == hand.pot_total
         assert sum(view.contributed) + sum(view.bets) <= view.pot_total

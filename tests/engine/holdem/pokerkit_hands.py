@@ -163,7 +163,7 @@ def play_ours(setup: Setup, rng: random.Random) -> Hand:
     )
     hand = Hand(stakes, setup.stacks, deck=setup.deck)
     while not hand.is_complete:
-        legal = hand.legal_actions()
+        legal = hand.turn
         assert legal is not None
         choices: list[object] = []
         if legal.can_fold:

@@ -69,35 +69,37 @@ def play(hand: Hand, *moves: tuple[int, Any]) -> None:
 def test_hand_heads_up_button_posts_small_blind_and_acts_first_preflop() -> None:
     hand = new_hand([100, 100])
     # Player 1 is the button: small blind heads-up; player 0 is the big blind.
-    assert hand.bets == [2, 1]
-    assert hand.to_act == 1
+    assert hand.bets == (2, 1)
+    assert hand.turn is not None and hand.turn.player == 1
     play(hand, (1, Call()), (0, Check()))
     assert hand.street is Street.FLOP
-    assert hand.to_act == 0  # the big blind acts first after the flop
+    # The big blind acts first after the flop.
+    assert hand.turn is not None and hand.turn.player == 0
 
 
 def test_hand_three_handed_order_preflop_and_after() -> None:
     hand = new_hand([100, 100, 100])
-    assert hand.bets == [1, 2, 0]
-    assert hand.to_act == 2  # the button is first preflop three-handed
+    assert hand.bets == (1, 2, 0)
+    # The button is first preflop three-handed.
+    assert hand.turn is not None and hand.turn.player == 2
     play(hand, (2, Call()), (0, Call()), (1, Check()))
     assert hand.street is Street.FLOP
-    assert hand.to_act == 0
+    assert hand.turn is not None and hand.turn.player == 0
 
 
 def test_hand_antes_and_blinds_that_put_players_all_in() -> None:
     hand = new_hand([1, 3, 100, 100], sb=2, bb=4, ante=1)
     # Player 0 is all-in on the ante; player 1 antes 1 and is all-in for a 2-chip big blind.
-    assert hand.stacks == [0, 0, 99, 99]
-    assert hand.bets == [0, 2, 0, 0]
+    assert hand.stacks == (0, 0, 99, 99)
+    assert hand.bets == (0, 2, 0, 0)
     assert hand.is_all_in(0)
     assert hand.is_all_in(1)
 
 
 def test_hand_big_blind_all_in_for_less_than_the_small_blind() -> None:
     hand = new_hand([100, 3, 100], sb=5, bb=10)
-    assert hand.bets == [5, 3, 0]
-    legal = hand.legal_actions()
+    assert hand.bets == (5, 3, 0)
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 2
     assert legal.call_amount == 5  # the biggest bet out is the small blind's
@@ -109,15 +111,15 @@ def test_hand_big_blind_all_in_for_less_than_the_small_blind() -> None:
 
 def test_hand_minimum_raise_is_the_last_full_raise_increment() -> None:
     hand = new_hand([1000] * 4, sb=5, bb=10)
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert (legal.min_raise_to, legal.max_raise_to) == (20, 1000)
     play(hand, (2, RaiseTo(35)))  # a raise of 25
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.min_raise_to == 60
     play(hand, (3, RaiseTo(100)))  # a raise of 65
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.min_raise_to == 165
 
@@ -125,7 +127,7 @@ def test_hand_minimum_raise_is_the_last_full_raise_increment() -> None:
 def test_hand_postflop_minimum_bet_is_the_big_blind() -> None:
     hand = new_hand([100, 100, 100])
     play(hand, (2, Call()), (0, Call()), (1, Check()))
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.is_bet
     assert legal.min_raise_to == 2
@@ -141,12 +143,12 @@ def test_hand_incomplete_all_in_raise_does_not_reopen_betting() -> None:
         deck=deal(["AcAd", "KcKd", "8h4s", "QcQd"], "2c7c9hJd3s"),
     )
     play(hand, (2, RaiseTo(100)), (3, RaiseTo(400)), (0, Call()), (1, RaiseTo(499)))
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 2
     assert legal.can_raise  # p3 only called 100 before p4's full raise: p3 may re-raise
     play(hand, (2, Call()))
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 3
     assert not legal.can_raise
@@ -157,7 +159,7 @@ def test_hand_incomplete_all_in_raise_does_not_reopen_betting() -> None:
     assert snapshot(hand) == before
     play(hand, (3, Call()), (2, RaiseTo(500)), (3, Call()))
     assert hand.is_complete
-    assert hand.stacks == [800, 900, 0, 1500]
+    assert hand.stacks == (800, 900, 0, 1500)
 
 
 def test_hand_short_all_ins_adding_up_to_a_full_raise_reopen_betting() -> None:
@@ -166,7 +168,7 @@ def test_hand_short_all_ins_adding_up_to_a_full_raise_reopen_betting() -> None:
     play(hand, (2, RaiseTo(100)), (3, RaiseTo(145)), (4, RaiseTo(190)))
     # 45 + 45 = 90, a full raise over the opener's 100: player 2 may raise again.
     play(hand, (0, Call()), (1, Fold()))
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 2
     assert legal.can_raise
@@ -176,7 +178,7 @@ def test_hand_short_all_ins_adding_up_to_a_full_raise_reopen_betting() -> None:
 def test_hand_one_short_all_in_does_not_reopen_for_the_opener() -> None:
     hand = new_hand([1000, 1000, 1000, 145], sb=5, bb=10)
     play(hand, (2, RaiseTo(100)), (3, RaiseTo(145)), (0, Call()), (1, Fold()))
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 2
     assert not legal.can_raise
@@ -186,7 +188,7 @@ def test_hand_one_short_all_in_does_not_reopen_for_the_opener() -> None:
 def test_hand_cannot_raise_when_everyone_else_is_all_in() -> None:
     hand = new_hand([1000, 50, 1000], sb=5, bb=10)
     play(hand, (2, Fold()), (0, RaiseTo(1000)))
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 1
     assert not legal.can_raise
@@ -195,7 +197,7 @@ def test_hand_cannot_raise_when_everyone_else_is_all_in() -> None:
 
 def test_hand_raise_below_minimum_is_allowed_only_as_all_in() -> None:
     hand = new_hand([1000, 1000, 15], sb=5, bb=10)
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     assert legal.player == 2
     assert (legal.min_raise_to, legal.max_raise_to) == (15, 15)
@@ -212,14 +214,14 @@ def test_hand_uncalled_bet_is_returned() -> None:
     returned = [e for e in hand.events if isinstance(e, BetReturned)]
     assert returned == [BetReturned(0, 60)]
     assert hand.is_complete
-    assert hand.stacks == [140, 0, 100]
+    assert hand.stacks == (140, 0, 100)
 
 
 def test_hand_everyone_folds_and_the_last_player_wins_without_showing() -> None:
     hand = new_hand([100, 100, 100])
     events = hand.act(2, Fold()) + hand.act(0, Fold())
     assert hand.is_complete
-    assert hand.stacks == [99, 101, 100]
+    assert hand.stacks == (99, 101, 100)
     assert not any(isinstance(e, CardsShown) for e in events)
     awarded = [e for e in events if isinstance(e, PotAwarded)]
     assert awarded == [PotAwarded(0, 2, (1,), ((1, 2),), "")]
@@ -242,7 +244,7 @@ def test_hand_side_pots_are_layered_and_awarded_separately() -> None:
         (150, (0, 1), ((0, 150),)),
         (100, (1,), ((1, 100),)),
     ]
-    assert hand.stacks == [150, 100, 200]  # player 2's uncalled 200 came back
+    assert hand.stacks == (150, 100, 200)  # player 2's uncalled 200 came back
 
 
 def test_hand_split_pot_odd_chip_goes_to_first_winner_left_of_button() -> None:
@@ -254,7 +256,7 @@ def test_hand_split_pot_odd_chip_goes_to_first_winner_left_of_button() -> None:
     assert hand.is_complete
     awarded = [e for e in hand.events if isinstance(e, PotAwarded)]
     assert awarded[0].shares == ((1, 3), (2, 2), (3, 2))
-    assert hand.stacks == [99, 101, 100, 100]
+    assert hand.stacks == (99, 101, 100, 100)
     assert awarded[0].description == "Royal flush"
 
 
@@ -267,7 +269,7 @@ def test_hand_heads_up_odd_chip_goes_to_the_big_blind() -> None:
     )
     play(hand, (1, Call()))
     assert hand.is_complete
-    assert hand.stacks == [3, 2]  # the 4-chip pot splits 2/2, no odd chip
+    assert hand.stacks == (3, 2)  # the 4-chip pot splits 2/2, no odd chip
     hand = Hand(
         Stakes((1, 0), (1, 2), 2, ante_trimming=False),
         [5, 5],
@@ -276,7 +278,7 @@ def test_hand_heads_up_odd_chip_goes_to_the_big_blind() -> None:
     play(hand, (1, Call()), (0, Check()), (0, Check()), (1, Check()), (0, Check()), (1, Check()))
     play(hand, (0, Check()), (1, Check()))
     assert hand.is_complete
-    assert hand.stacks == [6, 4]  # pot of 5: the odd chip to player 0
+    assert hand.stacks == (6, 4)  # pot of 5: the odd chip to player 0
 
 
 def test_hand_chips_are_conserved_through_a_hand() -> None:
@@ -306,7 +308,7 @@ def test_hand_runs_out_the_board_when_nobody_can_bet() -> None:
     shown = [e for e in events if isinstance(e, CardsShown)]
     assert [e.player for e in shown] == [1, 0]  # the aggressor shows first
     assert events.index(shown[-1]) < events.index(boards[0])  # all-in hands are tabled first
-    assert hand.stacks == [200, 0]
+    assert hand.stacks == (200, 0)
 
 
 def test_hand_showdown_order_last_river_aggressor_first_then_left_of_button() -> None:
@@ -336,7 +338,7 @@ def test_hand_auto_showdown_mucks_hands_that_cannot_win() -> None:
     mucked = [e.player for e in hand.events if isinstance(e, CardsMucked)]
     assert shown == [0]
     assert mucked == [1, 2]
-    assert hand.stacks == [104, 98, 98]
+    assert hand.stacks == (104, 98, 98)
     # Won at showdown (the others mucked), not by folds: the winning hand is named.
     awarded = [e for e in hand.events if isinstance(e, PotAwarded)]
     assert awarded[0].description == "Pair of Aces, King kicker"

@@ -74,7 +74,7 @@ def test_phh_masking_hides_cards_that_were_never_shown() -> None:
 def test_phh_heads_up_follows_pokerkit_blinds() -> None:
     # p1 is the big blind heads-up; the button (p2) posts the small blind and folds.
     hand = phh.replay(phh.loads(history()))
-    assert hand.stacks == [101, 99]
+    assert hand.stacks == (101, 99)
 
 
 def test_phh_skipped_checks_and_folds_are_filled_in_as_pokerkit_does() -> None:
@@ -87,7 +87,7 @@ def test_phh_skipped_checks_and_folds_are_filled_in_as_pokerkit_does() -> None:
     )
     # p3 (the button) never acts preflop: the replay folds it; p1 never acts on the flop: a check.
     hand = phh.replay(phh.loads(text))
-    assert hand.stacks == [98, 102, 100]
+    assert hand.stacks == (98, 102, 100)
 
 
 def test_phh_multi_hand_file_keeps_table_names_in_order() -> None:
@@ -157,4 +157,4 @@ def test_phh_unknown_hole_cards_are_filled_and_muck_forfeits(tmp_path: Path) -> 
         ' "p1 sm 3c3d", "p2 sm"]'
     )
     hand = phh.replay(phh.loads(text))
-    assert hand.stacks == [102, 98]  # p2 mucked, whatever it held
+    assert hand.stacks == (102, 98)  # p2 mucked, whatever it held

@@ -33,7 +33,7 @@ def _snapshot(hand: Hand) -> dict[str, Any]:
 
 
 def _options(hand: Hand) -> list[Any]:
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     options: list[Any] = []
     if legal.can_fold:
@@ -48,7 +48,7 @@ def _options(hand: Hand) -> list[Any]:
 
 
 def _illegal_actions(hand: Hand) -> list[tuple[int, Any]]:
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     other = (legal.player + 1) % hand.player_count
     actions: list[tuple[int, Any]] = [(other, Call()), (other, Check()), (legal.player, Show())]
@@ -78,7 +78,7 @@ def test_properties_random_play_conserves_chips_and_never_stalls(setup: dict[str
     while not hand.is_complete:
         steps += 1
         assert steps < 500, "a hand that never ends"
-        assert hand.to_act is not None, "the hand is not over but nobody can act"
+        assert hand.turn is not None, "the hand is not over but nobody can act"
         assert sum(hand.stacks) + hand.pot_total == total
         choice = next(choices, 0)
         if choice % 7 == 0:
@@ -97,7 +97,7 @@ def test_properties_random_play_conserves_chips_and_never_stalls(setup: dict[str
         if isinstance(option, tuple):
             low, high = option
             option = RaiseTo(low + choice % (high - low + 1))
-        hand.act(hand.to_act, option)
+        hand.act(hand.turn.player, option)
     assert sum(hand.stacks) == total
     assert hand.pot_total == 0
     assert all(stack >= 0 for stack in hand.stacks)
