@@ -321,8 +321,8 @@ class HoldemTable:
         hand = self.hand
         seats = []
         to_act_seat: int | None = None
-        if hand is not None and hand.to_act is not None and not hand.is_complete:
-            to_act_seat = self._order[hand.to_act]
+        if hand is not None and hand.turn is not None:
+            to_act_seat = self._order[hand.turn.player]
         won = self._winnings()
         blinds = self._blind_seats()
         for seat_no in sorted(self.seats):
@@ -382,7 +382,7 @@ class HoldemTable:
             total_pot=hand.pot_total if hand is not None else 0,
             to_act_seat=to_act_seat,
             deadline=self._deadline if to_act_seat is not None else None,
-            legal=hand.legal_actions() if live_hand and hand else None,
+            legal=hand.turn if live_hand and hand else None,
             action_count=hand.action_count if hand is not None else 0,
             seats=tuple(seats),
         )
@@ -608,7 +608,7 @@ class HoldemTable:
             if seat_no not in self._order:
                 raise NotYourTurnError("You are not in this hand.")
             player = self._order.index(seat_no)
-            if hand.to_act != player:
+            if hand.turn is None or hand.turn.player != player:
                 raise NotYourTurnError("It is not your turn.")
             if action_count != hand.action_count:
                 raise StaleActionError("That button is out of date; use the latest one.")
@@ -624,9 +624,9 @@ class HoldemTable:
             hand = self.hand
             if hand is None or hand_id != self.hand_id or hand.action_count != action_count:
                 return
-            if hand.is_complete or hand.to_act is None:
+            if hand.turn is None:
                 return
-            player = hand.to_act
+            player = hand.turn.player
             seat = self.seats[self._order[player]]
             assert seat.bot is not None
             try:
@@ -640,7 +640,7 @@ class HoldemTable:
                 events = hand.act(player, action)
             except Exception:
                 _log.exception("bot %s failed to act; it checks or folds", seat.name)
-                legal = hand.legal_actions()
+                legal = hand.turn
                 assert legal is not None
                 events = hand.act(player, Check() if legal.can_check else Fold())
             await self._after_events(events, automatic=False)
@@ -650,11 +650,11 @@ class HoldemTable:
             hand = self.hand
             if hand is None or hand_id != self.hand_id or hand.action_count != action_count:
                 return
-            if hand.is_complete or hand.to_act is None:
+            if hand.turn is None:
                 return
-            player = hand.to_act
+            player = hand.turn.player
             seat = self.seats[self._order[player]]
-            legal = hand.legal_actions()
+            legal = hand.turn
             assert legal is not None
             seat.timeouts += 1
             events = hand.act(player, Check() if legal.can_check else Fold())
@@ -818,9 +818,9 @@ class HoldemTable:
         hand = self.hand
         assert hand is not None
         self._cancel_turn_timer()
-        player = hand.to_act
-        if player is None:
+        if hand.turn is None:
             return
+        player = hand.turn.player
         seat = self.seats[self._order[player]]
         hand_id, count = self.hand_id, hand.action_count
         if seat.bot is not None:
@@ -830,7 +830,7 @@ class HoldemTable:
             )
             return
         assert seat.user_id is not None
-        legal = hand.legal_actions()
+        legal = hand.turn
         assert legal is not None
         self._deadline = self._scheduler.now() + self.settings.turn_seconds
         self._turn_timer = self._scheduler.call_later(

@@ -40,7 +40,7 @@ class CallingStation:
     """A bot that checks when it can and calls otherwise."""
 
     def decide(self, hand: Hand, player: int) -> Action:
-        legal = hand.legal_actions()
+        legal = hand.turn
         assert legal is not None and legal.player == player
         return Check() if legal.can_check else Call()
 

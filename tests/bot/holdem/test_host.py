@@ -46,10 +46,10 @@ async def play_out(
         if table.is_closed or (table.hand is None and table.hand_id >= target):
             return
         hand = table.hand
-        if hand is not None and not hand.is_complete and hand.to_act is not None:
+        if hand is not None and not hand.is_complete and hand.turn is not None:
             seat = table.seats[table.snapshot().to_act_seat or 0]
             if seat.user_id is not None:
-                legal = hand.legal_actions()
+                legal = hand.turn
                 assert legal is not None
                 action = Check() if legal.can_check else (Fold() if fold else Call())
                 await table.act(seat.user_id, table.hand_id, hand.action_count, action)
@@ -272,7 +272,7 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
     hand = table.hand
     assert hand is not None
     start = {seat.seat_no: seat.stack for seat in table.seats.values()}
-    legal = hand.legal_actions()
+    legal = hand.turn
     assert legal is not None
     if table.snapshot().to_act_seat == 1:
         await table.act(ALICE, table.hand_id, hand.action_count, RaiseTo(legal.min_raise_to or 0))
@@ -369,7 +369,7 @@ async def test_host_tables_hands_with_equities_on_a_preflop_all_in(
     for _ in range(2):  # whoever acts first shoves, the other calls
         hand = table.hand
         assert hand is not None
-        legal = hand.legal_actions()
+        legal = hand.turn
         assert legal is not None
         actor = table.seats[table.snapshot().to_act_seat or 0].user_id
         assert actor is not None

@@ -28,7 +28,7 @@ async def test_view_of_every_snapshot_of_a_session_is_valid_and_renders(
         if hand is not None and snapshot.to_act_seat is not None:
             seat = table.seats[snapshot.to_act_seat]
             if seat.user_id is not None:
-                legal = hand.legal_actions()
+                legal = hand.turn
                 assert legal is not None
                 action = Check() if legal.can_check else Call()
                 await table.act(seat.user_id, table.hand_id, hand.action_count, action)
@@ -57,7 +57,7 @@ async def test_view_a_shown_losing_hand_is_not_drawn_as_folded(
     for _ in range(2):  # all-in and call: both hands are tabled, one loses (or they split)
         hand = table.hand
         assert hand is not None
-        legal = hand.legal_actions()
+        legal = hand.turn
         assert legal is not None
         actor = table.seats[table.snapshot().to_act_seat or 0].user_id
         assert actor is not None

@@ -52,9 +52,10 @@ def test_bots_only_play_legal_actions(strategy: str) -> None:
         hand = Hand(Stakes.standard(players, 5, 10, 0), [1000] * players, rng=rng)
         bots = [make(BOT_NAMES[i], "ignored", random.Random(i)) for i in range(players)]
         while not hand.is_complete:
-            player = hand.to_act
-            assert player is not None
+            turn = hand.turn
+            assert turn is not None
+            player = turn.player
             action = bots[player].decide(hand, player)
-            legal = hand.legal_actions()
+            legal = hand.turn
             assert legal is not None and legal.allows(action)
             hand.act(player, action)
