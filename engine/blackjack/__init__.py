@@ -4,12 +4,11 @@
     from engine.blackjack import CASINO, BasicStrategy, Round, Shoe
 
     shoe = Shoe.for_rules(CASINO)                # secure shuffle; pass rng= to reproduce
-    game = Round(CASINO, shoe, {0: 10, 2: 25})   # seat -> opening bet (already escrowed)
-    events = game.deal()
+    game = Round(CASINO, shoe, {0: 10, 2: 25})   # seat -> opening bet (already escrowed); deals
     basic = BasicStrategy(CASINO)
-    while not game.is_over:
-        decision = game.decision()               # who, which hand, cards, totals, legal actions
+    while (decision := game.turn) is not None:   # who, which hand, cards, totals, legal actions
         events = game.act(decision.seat, basic.choose(decision, random.Random()))
+    assert game.is_complete
 
 Modules: ``rules`` (the rule set and presets), ``shoe``, ``round`` (the state machine),
 ``actions``/``events``/``views`` (its values), ``hand`` (totals), ``strategy``, ``analysis``

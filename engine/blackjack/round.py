@@ -1,11 +1,17 @@
 """One Blackjack round at a table of 1-7 seats: a sans-IO state machine, actions in, events out.
 
-Build ``Round(rules, shoe, {seat: bet})``, call ``deal()``, then feed each decision with
-``act(seat, action)`` (or ``hit(seat)``, ``stand(seat)``, ...) until ``is_over``. Every call returns
-the events it caused. ``to_act``, ``legal_actions(seat)`` and ``decision()`` say who must decide
-what; an action that is malformed, out of turn or not allowed raises a specific ``EngineError``
-and changes nothing. ``extra_stake(seat, action)`` tells a table host how many chips a double,
-split or insurance will add, so it can escrow them before it calls ``act``.
+The engine's vocabulary, shared with ``engine.holdem.Hand``: constructing the game deals it
+(``Round(rules, shoe, {seat: bet})`` deals the opening cards and runs everything up to the first
+decision); ``turn`` says who must decide what (a ``Decision``, ``None`` when nobody must);
+``act(seat, action)`` (or ``hit(seat)``, ``stand(seat)``, ...) applies one decision and returns
+the events it caused; ``events`` is everything so far; ``is_complete`` says every bet is settled,
+which can already be true at construction (a dealer blackjack on the peek). ``to_act``,
+``legal_actions(seat)`` and ``decision()`` answer the same question per seat (insurance is
+decided by the seats in any order); an action that is malformed, out of turn or not allowed
+raises a specific ``EngineError`` and changes nothing. Legal actions are exactly what ``act``
+accepts, from one source. ``extra_stake(seat, action)`` tells a table host how many chips a
+double, split or insurance will add, so it can escrow them before it calls ``act``. ``copy()``
+gives an independent copy (with its own copy of the shoe).
 
 Table procedure, where casinos differ:
 
@@ -156,6 +162,13 @@ class _Hand:
         self.outcome: Outcome | None = None
         self.payout = 0
 
+    def copy(self) -> _Hand:
+        twin = _Hand.__new__(_Hand)
+        for name in _Hand.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.cards = list(self.cards)
+        return twin
+
 
 class _Seat:
     """A seat in the round (mutable, private to the round)."""
@@ -178,6 +191,13 @@ class _Seat:
         self.insurance_payout = 0
         self.insurance_settled = False
         self.net = 0
+
+    def copy(self) -> _Seat:
+        twin = _Seat.__new__(_Seat)
+        for name in _Seat.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.hands = [hand.copy() for hand in self.hands]
+        return twin
 
 
 @lru_cache(maxsize=64)
@@ -250,7 +270,7 @@ class Round:
         self._seats = seats
         self._by_seat = {entry.seat: entry for entry in seats}
         self._record = record_events
-        self._events: list[Event] | None = None
+        self._events: list[Event] | None = [] if record_events else None
         self._phase = Phase.READY
         self._dealer: list[int] = []
         self._dealer_hard = 0
@@ -269,6 +289,33 @@ class Round:
         self._hit_split_aces = rules.hit_split_aces
         self._surrender = rules.surrender is Surrender.LATE
         self._double_ok = _double_table(rules.double)
+        self._deal()
+
+    # ----------------------------------------------------------------------------- copying
+
+    def copy(self) -> Round:
+        """An independent copy with its own copy of the shoe: acting on one changes neither the
+        other nor the other's shoe (a seeded shoe deals both the same cards)."""
+        twin = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._seats = [entry.copy() for entry in self._seats]
+        twin._by_seat = {entry.seat: entry for entry in twin._seats}
+        twin._shoe = self._shoe.copy()
+        twin._draw = twin._shoe.draw
+        twin._events = list(self._events) if self._events is not None else None
+        twin._dealer = list(self._dealer)
+        twin._pending_insurance = list(self._pending_insurance)
+        if self._current is not None:
+            twin._current_seat = twin._by_seat[self._current.seat]
+            twin._current = twin._current_seat.hands[self._current.index]
+        return twin
+
+    def __copy__(self) -> Round:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Round:
+        return self.copy()
 
     # ----------------------------------------------------------------------------- queries
 
@@ -278,9 +325,20 @@ class Round:
         return self._phase
 
     @property
-    def is_over(self) -> bool:
+    def is_complete(self) -> bool:
         """Whether every bet is settled."""
         return self._phase is Phase.OVER
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Everything that has happened in the round (empty without ``record_events``)."""
+        return tuple(self._events) if self._events is not None else ()
+
+    @property
+    def turn(self) -> Decision | None:
+        """What the seat in ``to_act`` must decide, or ``None`` when nobody must decide."""
+        who = self.to_act
+        return None if who is None else self.decision(who[0])
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -441,11 +499,9 @@ class Round:
 
     # ----------------------------------------------------------------------------- actions
 
-    def deal(self) -> list[Event]:
+    def _deal(self) -> None:
         """Deal the opening cards and run everything up to the first decision."""
-        if self._phase is not Phase.READY:
-            raise RoundStateError("this round has already been dealt")
-        events = self._events = [] if self._record else None
+        events = self._events
         shoe = self._shoe
         if shoe.begin_round() and events is not None:
             events.append(ShoeShuffled(shoe.size))
@@ -480,9 +536,8 @@ class Round:
                 self._phase = Phase.INSURANCE
                 if events is not None:
                     events.append(InsuranceOffered(tuple(pending)))
-                return events if events is not None else []
+                return
         self._after_insurance()
-        return events if events is not None else []
 
     def act(self, seat: int, action: Action) -> list[Event]:
         """Apply ``seat``'s ``action`` and everything that follows until the next decision."""
@@ -493,7 +548,8 @@ class Round:
             if hand is None or hand.seat != seat or type(seat) is not int or not self._mask & bit:
                 self._check(seat, action)  # raises the specific error
             assert hand is not None
-            events = self._events = [] if self._record else None
+            events = self._events
+            first_new = len(events) if events is not None else 0
             if action is Action.HIT:
                 self._hit(hand)
             elif action is Action.STAND:
@@ -509,11 +565,12 @@ class Round:
                 self._split(hand)
             else:
                 self._surrender_hand(hand)
-            return events if events is not None else []
+            return events[first_new:] if events is not None else []
         self._check(seat, action)
-        events = self._events = [] if self._record else None
+        events = self._events
+        first_new = len(events) if events is not None else 0
         self._decide_insurance(self._by_seat[seat], action)
-        return events if events is not None else []
+        return events[first_new:] if events is not None else []
 
     def hit(self, seat: int) -> list[Event]:
         """``act(seat, Action.HIT)``."""

@@ -47,6 +47,28 @@ class Shoe:
         self._round_start = 0
         self._fresh = True
 
+    def copy(self) -> Shoe:
+        """An independent copy: a seeded generator is copied with its state (both shoes deal
+        the same cards); the default OS generator has no state and is shared."""
+        cls = type(self)
+        twin = cls.__new__(cls)
+        for klass in cls.__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                value = getattr(self, name)
+                setattr(twin, name, list(value) if isinstance(value, list) else value)
+        source = getattr(self._randrange, "__self__", None)
+        if isinstance(source, random.Random) and not isinstance(source, secrets.SystemRandom):
+            clone = random.Random()
+            clone.setstate(source.getstate())
+            twin._randrange = getattr(clone, "_randbelow", clone.randrange)
+        return twin
+
+    def __copy__(self) -> Shoe:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Shoe:
+        return self.copy()
+
     @classmethod
     def for_rules(cls, rules: Rules, rng: random.Random | None = None) -> Shoe:
         """A shoe with the rule set's decks, penetration and reshuffle rule."""

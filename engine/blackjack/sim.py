@@ -145,7 +145,6 @@ def simulate(
         batch = min(progress_every, rounds - played)
         for _ in range(batch):
             game = Round(rules, shoe, bets, record_events=False)
-            game.deal()
             while game.phase is not over:
                 decision = game.decision()
                 game.act(decision.seat, choose(decision, strategy_rng))

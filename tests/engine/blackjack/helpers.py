@@ -14,7 +14,7 @@ def dealt(
     seat, hole card, then draws)."""
     shoe = StackedShoe.of(cards)
     game = Round(rules, shoe, bets if bets is not None else {0: 10})
-    events = game.deal()
+    events = list(game.events)
     return game, events, shoe
 
 

@@ -67,14 +67,13 @@ def play_randomly(
     shoe = Shoe.for_rules(rules, random.Random(seed + 1))
     for _ in range(rng.randrange(3)):  # start somewhere inside the shoe
         warmup = Round(rules, shoe, {0: 1}, record_events=False)
-        warmup.deal()
-        while not warmup.is_over:
+        while not warmup.is_complete:
             decision = warmup.decision()
             fallback = sorted(decision.legal)[0]
             warmup.act(decision.seat, Action.STAND if Action.STAND in decision.legal else fallback)
     game = Round(rules, shoe, bets)
-    events = game.deal()
-    while not game.is_over:
+    events = list(game.events)
+    while not game.is_complete:
         if game.phase is Phase.INSURANCE:
             seat = rng.choice(game.pending_insurance)
         else:
@@ -155,8 +154,8 @@ def test_round_without_events_plays_exactly_like_with_events(rules: Rules, seed:
         played = []
         for _ in range(40):
             game = Round(rules, shoe, {0: 6, 4: 10}, record_events=record)
-            assert (game.deal() == []) is not record
-            while not game.is_over:
+            assert (game.events == ()) is not record
+            while not game.is_complete:
                 decision = game.decision()
                 action = rng.choice(sorted(decision.legal))
                 game.act(decision.seat, action)

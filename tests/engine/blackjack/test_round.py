@@ -6,7 +6,9 @@ the dealer's hole card (none without peek), then cards as they are drawn.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import random
 
 import pytest
 
@@ -35,7 +37,9 @@ from engine.blackjack import (
     Outcome,
     Phase,
     Round,
+    RoundEnded,
     RoundStateError,
+    Shoe,
     ShoeExhaustedError,
     StackedShoe,
     StakeAdded,
@@ -62,7 +66,7 @@ def outcomes(game: Round) -> list[tuple[int, int, Outcome, int, int]]:
 
 def test_round_natural_pays_three_to_two_at_once() -> None:
     game, events, _ = dealt("As 9h Kd 7c")
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [(0, 0, Outcome.BLACKJACK, 10, 25)]
     assert game.seat_net(0) == 15
     assert of_type(events, HandSettled)[0].result.net == 15
@@ -91,7 +95,7 @@ def test_round_two_card_21_after_a_split_is_not_a_blackjack() -> None:
     # A,A vs 6: split; first ace draws 9 (20), second draws K (21, paid 1:1); dealer 6+T+4=20.
     game, _, _ = dealt("As 6c Ad Tc 9h Kd 4s")
     game.split(0)
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [
         (0, 0, Outcome.PUSH, 10, 10),
         (0, 1, Outcome.WIN, 10, 20),
@@ -103,7 +107,7 @@ def test_round_two_card_21_after_a_split_is_not_a_blackjack() -> None:
 
 def test_round_peek_under_a_ten_ends_the_round_on_a_dealer_blackjack() -> None:
     game, events, _ = dealt("9c Th 8d As")
-    assert game.is_over
+    assert game.is_complete
     assert of_type(events, DealerPeeked) == [DealerPeeked(True)]
     assert of_type(events, HoleCardRevealed) == [HoleCardRevealed(parse_card("As"))]
     assert outcomes(game) == [(0, 0, Outcome.LOSS, 10, 0)]
@@ -130,7 +134,7 @@ def test_round_insurance_is_offered_under_an_ace_and_pays_two_to_one() -> None:
     assert game.extra_stake(0, Action.INSURE) == 5
     events = game.insure(0)
     assert of_type(events, StakeAdded) == [StakeAdded(0, 0, 5, Action.INSURE)]
-    assert game.is_over
+    assert game.is_complete
     (insurance,) = of_type(events, InsuranceSettled)
     assert (insurance.result.stake, insurance.result.payout) == (5, 15)
     assert outcomes(game) == [(0, 0, Outcome.LOSS, 10, 0)]
@@ -168,7 +172,7 @@ def test_round_even_money_is_paid_at_once_whatever_the_hole_card() -> None:
         assert game.legal_actions(0) == {Action.EVEN_MONEY, Action.NO_INSURANCE}
         events = game.take_even_money(0)
         assert of_type(events, EvenMoneyTaken) == [EvenMoneyTaken(0)]
-        assert game.is_over
+        assert game.is_complete
         assert outcomes(game) == [(0, 0, Outcome.EVEN_MONEY, 10, 20)]
 
 
@@ -185,7 +189,7 @@ def test_round_without_insurance_rule_peeks_at_once_under_an_ace() -> None:
     rules = dataclasses.replace(CASINO, insurance=False)
     game, events, _ = dealt("9c Ah 8d Ks", rules=rules)
     assert not of_type(events, InsuranceOffered)
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [(0, 0, Outcome.LOSS, 10, 0)]
 
 
@@ -211,7 +215,7 @@ def test_round_split_aces_get_one_card_each() -> None:
     game, _, _ = dealt("As 6c Ad Tc 5h 3d 9s")
     assert Action.SPLIT in game.legal_actions(0)
     events = game.split(0)
-    assert game.is_over  # both aces stood on their one card; the dealer played
+    assert game.is_complete  # both aces stood on their one card; the dealer played
     hands = game.view().seats[0].hands
     assert [len(hand.cards) for hand in hands] == [2, 2]
     assert [hand.value.total for hand in hands] == [16, 14]
@@ -223,7 +227,7 @@ def test_round_split_aces_get_one_card_each() -> None:
 def test_round_split_aces_may_be_resplit_only_when_the_rules_allow() -> None:
     game, _, _ = dealt("As 6c Ad Tc Ah 9d 8s 2c")
     game.split(0)
-    assert game.is_over  # the ace drawn to the first ace just stands (soft 12)
+    assert game.is_complete  # the ace drawn to the first ace just stands (soft 12)
     assert [hand.value.total for hand in game.view().seats[0].hands] == [12, 20]
 
     rules = dataclasses.replace(CASINO, resplit_aces=True)
@@ -231,7 +235,7 @@ def test_round_split_aces_may_be_resplit_only_when_the_rules_allow() -> None:
     game.split(0)
     assert game.legal_actions(0) == {Action.STAND, Action.SPLIT}
     game.split(0)
-    assert game.is_over
+    assert game.is_complete
     assert [hand.value.total for hand in game.view().seats[0].hands] == [20, 19, 18]
 
 
@@ -306,7 +310,7 @@ def test_round_double_takes_one_card_and_doubles_the_stake() -> None:
     events = game.double(0)
     assert of_type(events, StakeAdded) == [StakeAdded(0, 0, 10, Action.DOUBLE)]
     assert [e.card for e in of_type(events, CardDealt)] == [parse_card("9h")]
-    assert game.is_over  # 20 on a doubled bet; the dealer's 16 draws a ten and busts
+    assert game.is_complete  # 20 on a doubled bet; the dealer's 16 draws a ten and busts
     assert outcomes(game) == [(0, 0, Outcome.WIN, 20, 40)]
 
 
@@ -347,7 +351,7 @@ def test_round_late_surrender_returns_half_the_bet() -> None:
     game, _, _ = dealt("Ts 9c 6d 7c", rules=LATE)
     assert Action.SURRENDER in game.legal_actions(0)
     events = game.surrender(0)
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [(0, 0, Outcome.SURRENDER, 10, 5)]
     assert not of_type(events, DealerCardDealt)  # nothing left for the dealer to play for
 
@@ -381,7 +385,7 @@ def test_round_surrender_comes_after_insurance_and_the_peek() -> None:
     assert Action.SURRENDER in game.legal_actions(0)
     game, _, _ = dealt("Ts Ac 6d Kc", rules=LATE)
     game.decline_insurance(0)
-    assert game.is_over  # a dealer blackjack: too late to surrender
+    assert game.is_complete  # a dealer blackjack: too late to surrender
     assert outcomes(game) == [(0, 0, Outcome.LOSS, 10, 0)]
 
 
@@ -410,7 +414,7 @@ def test_round_dealer_stands_on_hard_17_and_soft_18_even_h17() -> None:
 def test_round_dealer_draws_nothing_when_every_hand_busted() -> None:
     game, _, _ = dealt("Ts 6c 6d Tc Kh")
     events = game.hit(0)
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [(0, 0, Outcome.BUST, 10, 0)]
     assert not of_type(events, DealerCardDealt)
     assert of_type(events, HoleCardRevealed) == [HoleCardRevealed(parse_card("Tc"))]
@@ -454,7 +458,7 @@ def test_round_european_blackjack_takes_doubles_and_splits() -> None:
 
 def test_round_european_natural_waits_for_the_dealers_second_card() -> None:
     game, _, _ = dealt("As Tc Kd Ah", rules=EUROPEAN)
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [(0, 0, Outcome.PUSH, 10, 10)]
     game, _, _ = dealt("As Tc Kd 9h", rules=EUROPEAN)
     assert outcomes(game) == [(0, 0, Outcome.BLACKJACK, 10, 25)]
@@ -502,7 +506,7 @@ def test_round_classic_equal_totals_lose_but_naturals_tie() -> None:
 
 def test_round_classic_dealer_natural_beats_everything_but_a_natural() -> None:
     game, _, _ = dealt("Ts Ac 9d Kh", rules=CLASSIC)
-    assert game.is_over  # no insurance in classic
+    assert game.is_complete  # no insurance in classic
     assert outcomes(game) == [(0, 0, Outcome.LOSS, 10, 0)]
 
 
@@ -520,7 +524,7 @@ def test_round_reaching_21_stands_by_itself() -> None:
     game, _, _ = dealt("5s 9c 6d 8h Th 3c")
     events = game.hit(0)
     assert of_type(events, HandStood) == [HandStood(0, 0, 21)]
-    assert game.is_over
+    assert game.is_complete
     assert outcomes(game) == [(0, 0, Outcome.WIN, 10, 20)]
 
 
@@ -536,7 +540,7 @@ def test_round_seats_act_in_order_and_refuse_out_of_turn() -> None:
     events = game.stand(0)
     assert of_type(events, TurnStarted) == [TurnStarted(3, 0)]
     game.stand(3)
-    assert game.is_over
+    assert game.is_complete
 
 
 def test_round_view_hides_the_hole_card_until_the_dealer_plays() -> None:
@@ -594,18 +598,18 @@ def test_round_refuses_bad_bets(bets: dict[object, object]) -> None:
     assert shoe.cards_dealt == 0
 
 
-def test_round_refuses_actions_before_the_deal_and_after_the_end() -> None:
+def test_round_complete_at_construction_refuses_actions() -> None:
+    # A natural against a 9: paid at once, nobody has anything to decide.
     shoe = StackedShoe.of("As 9h Kd 7c")
     game = Round(CASINO, shoe, {0: 10})
-    with pytest.raises(RoundStateError, match="not been dealt"):
-        game.hit(0)
-    game.deal()
-    assert game.is_over
+    assert game.is_complete
+    assert game.turn is None
+    assert game.to_act is None
+    assert isinstance(game.events[-1], RoundEnded)
+    assert game.seat_net(0) == 15  # 3:2
     before = snapshot(game, shoe)
     with pytest.raises(RoundStateError, match="over"):
         game.stand(0)
-    with pytest.raises(RoundStateError):
-        game.deal()
     assert snapshot(game, shoe) == before
 
 
@@ -695,3 +699,49 @@ def test_round_legal_actions_without_a_seat_are_those_of_the_seat_to_act() -> No
     assert game.legal_actions() == game.legal_actions(3)
     game.stand(3)
     assert game.legal_actions() == frozenset()
+
+
+def test_round_complete_at_construction_on_a_dealer_blackjack_peek() -> None:
+    # 19 against a ten up and an ace in the hole: the peek ends the round as it is dealt.
+    game, events, _ = dealt("Ts Kh 9d As")
+    assert game.is_complete
+    assert game.turn is None
+    assert of_type(events, DealerPeeked) == [DealerPeeked(True)]
+    assert game.seat_net(0) == -10
+
+
+def test_round_turn_is_the_decision_of_the_seat_to_act() -> None:
+    game, _, _ = dealt("Ts 9c 6d 7h 2s", bets={0: 10})
+    turn = game.turn
+    assert turn is not None
+    assert (turn.seat, turn.hand) == game.to_act
+    assert turn.legal == game.legal_actions(turn.seat)
+    assert turn == game.decision()
+
+
+def test_round_copy_diverges_independently_with_its_own_shoe() -> None:
+    game, _, shoe = dealt("Ts 9c 6d 7h 2s 5c", bets={0: 10})
+    before = snapshot(game, shoe)
+    twin = game.copy()
+    twin.hit(0)
+    twin.stand(0)
+    assert twin.is_complete
+    assert snapshot(game, shoe) == before
+    assert shoe.cards_dealt == 4
+    game.stand(0)
+    assert game.is_complete
+    assert game.view() != twin.view()  # 16 stood against 18, 18 stood against 21
+    assert shoe.cards_dealt == 5
+
+
+def test_round_deepcopy_of_a_seeded_shoe_deals_the_same_cards() -> None:
+    shoe = Shoe.for_rules(CASINO, random.Random(3))
+    game = Round(CASINO, shoe, {0: 10, 3: 10})
+    twin = copy.deepcopy(game)
+    for each in (game, twin):
+        while (turn := each.turn) is not None:
+            each.act(
+                turn.seat, Action.STAND if Action.STAND in turn.legal else sorted(turn.legal)[0]
+            )
+    assert game.view() == twin.view()
+    assert game.events == twin.events

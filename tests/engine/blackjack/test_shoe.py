@@ -91,7 +91,7 @@ def test_shoe_running_out_mid_round_reshuffles_the_discards_only() -> None:
 
 def test_shoe_round_reports_the_shuffle() -> None:
     shoe = Shoe.for_rules(CASINO, random.Random(2))
-    events = Round(CASINO, shoe, {0: 10}).deal()
+    events = Round(CASINO, shoe, {0: 10}).events
     assert events[0] == ShoeShuffled(312)
 
 

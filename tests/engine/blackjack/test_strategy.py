@@ -167,8 +167,7 @@ def test_strategies_only_choose_legal_actions(name: str) -> None:
     shoe = Shoe.for_rules(rules, random.Random(12))
     for _ in range(300):
         game = Round(rules, shoe, {0: 10, 3: 5})
-        game.deal()
-        while not game.is_over:
+        while not game.is_complete:
             decision = game.decision()
             action = strategy.choose(decision, rng)
             assert action in decision.legal
