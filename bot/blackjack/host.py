@@ -168,7 +168,7 @@ class BlackjackTable:
         game = self.round
         to_act_user: int | None = None
         legal: frozenset[Action] = frozenset()
-        if game is not None and not game.is_over and game.to_act is not None:
+        if game is not None and not game.is_complete and game.to_act is not None:
             seat = game.to_act[0]
             bettor = self._by_seat(seat)
             to_act_user = bettor.user_id
@@ -178,7 +178,7 @@ class BlackjackTable:
             for b in sorted(self._bettors.values(), key=lambda b: b.seat)
         )
         offers: dict[int, frozenset[Action]] = {}
-        if game is not None and not game.is_over:
+        if game is not None and not game.is_complete:
             for b in self._bettors.values():
                 choices = game.legal_actions(b.seat)
                 if choices:
@@ -203,7 +203,7 @@ class BlackjackTable:
         """What basic strategy says for the member's current decision (for their eyes)."""
         game = self.round
         bettor = self._bettors.get(user_id)
-        if bettor is None or game is None or game.is_over:
+        if bettor is None or game is None or game.is_complete:
             raise NotInRoundError("You have no hand in play.")
         if not game.legal_actions(bettor.seat):
             raise NotYourTurnError("You have no decision to make right now.")
@@ -276,9 +276,9 @@ class BlackjackTable:
             return
         bets = {b.seat: b.bet for b in self._bettors.values()}
         self.phase = TablePhase.PLAYING
+        # The round deals at once, and reshuffles the shoe itself when the cut card came out
+        # last round.
         self.round = Round(self.settings.rules, self._shoe, bets)
-        # The round reshuffles the shoe itself when the cut card came out last round.
-        self.round.deal()
         await self._publish_table()
         await self._advance()
 
@@ -289,7 +289,7 @@ class BlackjackTable:
         async with self._lock:
             game = self.round
             bettor = self._bettors.get(user_id)
-            if game is None or game.is_over or round_id != self.round_id:
+            if game is None or game.is_complete or round_id != self.round_id:
                 raise StaleActionError("That round is over.")
             if bettor is None:
                 raise NotInRoundError("You have no bet in this round.")
@@ -336,7 +336,7 @@ class BlackjackTable:
         game = self.round
         assert game is not None
         self._cancel_timer()
-        if game.is_over:
+        if game.is_complete:
             await self._settle()
             return
         who = game.to_act
@@ -366,14 +366,14 @@ class BlackjackTable:
     async def _timeout(self, round_id: int, step: int) -> None:
         async with self._lock:
             game = self.round
-            if game is None or game.is_over or round_id != self.round_id or step != self._step:
+            if game is None or game.is_complete or round_id != self.round_id or step != self._step:
                 return
             # Insurance declined for everyone still deciding; a hand in play stands.
             pending = list(game.pending_insurance)
             if pending:
                 for seat in pending:
                     await self._apply(self._by_seat(seat), Action.NO_INSURANCE, automatic=True)
-                    if self.round is not game or game.is_over:
+                    if self.round is not game or game.is_complete:
                         return
                 return
             who = game.to_act
