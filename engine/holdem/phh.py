@@ -9,6 +9,7 @@ An action that is illegal for the player whose turn it is stays an error.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -35,6 +36,53 @@ REQUIRED_FIELDS = (
 )
 
 
+OPTIONAL_FIELDS = frozenset(
+    {
+        "author",
+        "event",
+        "url",
+        "venue",
+        "address",
+        "city",
+        "region",
+        "postal_code",
+        "country",
+        "time",
+        "time_zone",
+        "time_zone_abbreviation",
+        "day",
+        "month",
+        "year",
+        "hand",
+        "level",
+        "seats",
+        "seat_count",
+        "table",
+        "players",
+        "finishing_stacks",
+        "winnings",
+        "currency",
+        "currency_symbol",
+        "ante_trimming_status",
+        "time_limit",
+        "time_banks",
+    }
+)
+"""The standard's optional fields. Fields whose names start with ``_`` are user-defined."""
+
+OTHER_VARIANT_FIELDS = ("bring_in", "small_bet", "big_bet")
+"""Required fields of the stud and fixed-limit variants, which no-limit hold'em must not have."""
+
+_QUOTED_LIMIT = 40
+
+
+def _quoted(text: str) -> str:
+    """``repr`` of a name or line taken from the input, cut short so a message stays one line."""
+    if len(text) > _QUOTED_LIMIT:
+        text = text[: _QUOTED_LIMIT - 1] + "…"
+    return repr(text)
+
+
 class PhhError(MalformedInputError):
     """A hand history that does not follow the PHH standard."""
 
@@ -43,7 +91,7 @@ class ReplayError(EngineError):
     """A hand history whose actions cannot be played: it names the action and why."""
 
     def __init__(self, index: int, action: str, reason: str) -> None:
-        super().__init__(f"action {index + 1} {action!r}: {reason}")
+        super().__init__(f"action {index + 1} {_quoted(action)}: {reason}")
         self.index = index
         self.action = action
         self.reason = reason
@@ -93,21 +141,36 @@ def loads_all(text: str) -> list[tuple[str, HandHistory]]:
     except tomllib.TOMLDecodeError as error:
         raise PhhError(f"not valid TOML: {error}") from None
     hands = []
-    for name, table in document.items():
-        if not isinstance(table, dict):
-            raise PhhError(f"top-level key {name!r} is not a hand table")
+    for name, table in hand_tables(document):
         try:
-            hands.append((name, from_mapping(table)))
+            hands.append((name or "1", from_mapping(table)))
         except PhhError as error:
             raise PhhError(f"hand [{name}]: {error}") from None
     return hands
 
 
+def hand_tables(document: Mapping[str, Any]) -> list[tuple[str | None, Mapping[str, Any]]]:
+    """The hands in parsed PHH or PHHS TOML: ``[(None, document)]`` for a single hand (no
+    tables at the top level), else ``(table name, table)`` for each hand of a ``.phhs`` file."""
+    tables = [
+        (name, value)
+        for name, value in document.items()
+        if isinstance(value, dict) and not name.startswith("_")
+    ]
+    if not tables:
+        return [(None, document)]
+    loose = [name for name, value in document.items() if not isinstance(value, dict)]
+    if loose:
+        raise PhhError(
+            f"top-level field {_quoted(loose[0])} sits outside the hand tables: a .phhs file"
+            " holds only tables [1], [2], ... and a .phh file holds no tables"
+        )
+    return [(name, table) for name, table in tables]
+
+
 def from_mapping(table: Mapping[str, Any]) -> HandHistory:
     """Build and validate a ``HandHistory`` from parsed TOML."""
-    missing = [name for name in REQUIRED_FIELDS if name not in table]
-    if missing:
-        raise PhhError(f"missing required field(s): {', '.join(missing)}")
+    _check_field_names(table)
     variant = table["variant"]
     if variant != SUPPORTED_VARIANT:
         raise PhhError(f"variant {variant!r} is not supported (only {SUPPORTED_VARIANT!r})")
@@ -131,6 +194,27 @@ def from_mapping(table: Mapping[str, Any]) -> HandHistory:
     known = {*REQUIRED_FIELDS, "ante_trimming_status"}
     extra = {key: value for key, value in table.items() if key not in known}
     return HandHistory(antes, blinds, min_bet, stacks, tuple(actions), trimming, variant, extra)
+
+
+def _check_field_names(table: Mapping[str, Any]) -> None:
+    """Refuse a missing required field, a field of another variant, or an unknown field."""
+    known = {*REQUIRED_FIELDS, *OPTIONAL_FIELDS}
+    unknown = [name for name in table if name not in known and not name.startswith("_")]
+    missing = [name for name in REQUIRED_FIELDS if name not in table]
+    if missing:
+        message = f"missing required field(s): {', '.join(missing)}"
+        for name in unknown:
+            close = difflib.get_close_matches(name, missing, n=1)
+            if close:
+                message += f" ({_quoted(name)} looks like a misspelling of {close[0]!r})"
+                break
+        raise PhhError(message)
+    for name in unknown:
+        if name in OTHER_VARIANT_FIELDS:
+            raise PhhError(f"field {name!r} belongs to other variants, not {SUPPORTED_VARIANT!r}")
+        raise PhhError(
+            f"unknown field {_quoted(name)}: not a PHH field (user-defined fields start with '_')"
+        )
 
 
 def _is_int(value: object) -> bool:

@@ -158,3 +158,21 @@ def test_phh_unknown_hole_cards_are_filled_and_muck_forfeits(tmp_path: Path) -> 
     )
     hand = phh.replay(phh.loads(text))
     assert hand.stacks == (102, 98)  # p2 mucked, whatever it held
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"foo_bar": "1"}, "unknown field 'foo_bar'"),
+        ({"small_bet": "2"}, "field 'small_bet' belongs to other variants"),
+        ({"actions": None, "actoins": "[]"}, "'actoins' looks like a misspelling of 'actions'"),
+        ({"x" * 200: "1"}, "unknown field '" + "x" * 39 + "…'"),
+    ],
+)
+def test_phh_refuses_fields_outside_the_standard(changes: dict[str, str], message: str) -> None:
+    with pytest.raises(PhhError, match=message):
+        phh.loads(history(**changes))
+
+
+def test_phh_keeps_user_defined_fields() -> None:
+    assert phh.loads(history(_source='"club"')).extra == {"_source": "club"}
