@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 import tomllib
-from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bot.cli.common import CliError, SubParsers
 from engine.errors import EngineError
 from engine.holdem import phh
+
+STDIN = "-"
+"""The path that means standard input."""
+
+_LABEL_LIMIT = 40
 
 
 def register(subparsers: SubParsers) -> None:
@@ -20,56 +27,91 @@ def register(subparsers: SubParsers) -> None:
         help="replay .phh/.phhs hand histories and print each hand's finishing stacks",
         description=(
             "Replay every hand in the given PHH files through Felt's engine. Prints one JSON "
-            'object per hand: {"hand": ..., "finishing_stacks": [...]}.'
+            'object per hand: {"hand": ..., "finishing_stacks": [...]}. A bad file or hand is '
+            "named on stderr and skipped; the exit status is 2 if any was."
         ),
+        epilog="example: felt replay hands.phhs | head -3",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", type=Path, help=".phh or .phhs file")
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help=f".phh or .phhs file ({STDIN} reads stdin)"
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay each file in turn; stop at the first bad file or hand with one readable line."""
-    for path in args.paths:
-        for label, history in _hands_in(path):
-            try:
-                hand = phh.replay(history)
-            except EngineError as error:
-                raise CliError(f"{path}: hand {label}: {error}") from None
-            print(json.dumps({"hand": label, "finishing_stacks": hand.stacks}), flush=True)
-    return 0
-
-
-def _hands_in(path: Path) -> list[tuple[Any, phh.HandHistory]]:
+    """Replay every hand it can; name each bad file or hand on stderr; 2 if there was any."""
+    failures = 0
     try:
-        text = path.read_text(encoding="utf-8")
+        for path in args.paths:
+            for line in _replayed(path):
+                if isinstance(line, CliError):
+                    failures += 1
+                    print(f"felt {args.command}: {line}", file=sys.stderr, flush=True)
+                else:
+                    print(line, flush=True)
+    except BrokenPipeError:
+        # The reader stopped reading (`felt replay ... | head`): that is not an error of ours.
+        _discard_stdout()
+        return 0
+    return 2 if failures else 0
+
+
+def _replayed(path: str) -> Iterator[str | CliError]:
+    """Each hand of ``path`` as its JSON line, or the error that names what is wrong."""
+    name = "<stdin>" if path == STDIN else path
+    try:
+        document = tomllib.loads(_read(path))
+        hands = phh.hand_tables(document)
+    except CliError as error:
+        yield error
+        return
+    except tomllib.TOMLDecodeError as error:
+        yield CliError(f"{name}: not valid TOML: {error}")
+        return
+    except phh.PhhError as error:
+        yield CliError(f"{name}: {error}")
+        return
+    for index, (table_name, table) in enumerate(hands, 1):
+        label = _label(table, table_name, index)
+        try:
+            hand = phh.replay(phh.from_mapping(table))
+        except EngineError as error:
+            yield CliError(f"{name}: hand {_shown(label)}: {error}")
+            continue
+        yield json.dumps({"hand": label, "finishing_stacks": hand.stacks})
+
+
+def _read(path: str) -> str:
+    try:
+        if path == STDIN:
+            return sys.stdin.buffer.read().decode("utf-8")
+        with open(path, "rb") as file:
+            return file.read().decode("utf-8")
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise CliError(f"{path}: cannot be read ({error})") from None
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CliError(f"{path}: not valid TOML: {error}") from None
-    try:
-        if "actions" in document or not document:
-            return [(_label(document, None, 1), phh.from_mapping(document))]
-        hands = []
-        for index, (name, table) in enumerate(document.items(), 1):
-            if not isinstance(table, dict):
-                raise phh.PhhError(f"top-level key {name!r} is neither a PHH field nor a hand")
-            try:
-                hands.append((_label(table, name, index), phh.from_mapping(table)))
-            except phh.PhhError as error:
-                raise CliError(f"{path}: hand {_label(table, name, index)}: {error}") from None
-        return hands
-    except phh.PhhError as error:
-        raise CliError(f"{path}: {error}") from None
+        name = "<stdin>" if path == STDIN else path
+        raise CliError(f"{name}: cannot be read ({error})") from None
 
 
-def _label(table: dict[str, Any], name: str | None, index: int) -> Any:
+def _label(table: Mapping[str, Any], name: str | None, index: int) -> Any:
     """The hand's ``hand`` field, else its table name in a .phhs file, else its 1-based index."""
     if "hand" in table:
         return table["hand"]
     if name is not None:
-        return int(name) if name.isdigit() else name
+        return int(name) if name.isascii() and name.isdigit() else name
     return index
+
+
+def _shown(label: Any) -> str:
+    text = str(label)
+    return text if len(text) <= _LABEL_LIMIT else text[: _LABEL_LIMIT - 1] + "…"
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # not a real file (captured in tests): nothing will be flushed to a closed pipe

@@ -85,3 +85,130 @@ def test_cli_replay_runs_as_a_console_script(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"hand": 1, "finishing_stacks": [800, 900, 0, 1500]}
+
+
+def felt_replay(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "replay", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_cli_replay_goes_on_after_a_bad_hand_and_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "many.phhs"
+    bad = history(actions='["d dh p1 AsAd", "d dh p2 KsKd", "p1 f"]')
+    path.write_text(f"[1]\n{history()}\n[2]\n{bad}\n[3]\n{history()}")
+    code, lines, err = run_cli(capsys, str(path))
+    assert code == 2
+    assert [json.loads(line)["hand"] for line in lines] == [1, 3]
+    # Heads-up p2 acts first: PokerKit's repair folds p2, and then p1 has nothing to fold.
+    assert err == f"felt replay: {path}: hand 2: action 3 'p1 f': the hand is already over\n"
+
+
+def test_cli_replay_names_each_bad_file_and_replays_the_good_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.phh"
+    good.write_text(history())
+    broken = tmp_path / "broken.phh"
+    broken.write_text("x = [")
+    missing = tmp_path / "missing.phh"
+    code, lines, err = run_cli(capsys, str(missing), str(good), str(broken), str(good))
+    assert code == 2
+    assert lines == ['{"hand": 1, "finishing_stacks": [101, 99]}'] * 2
+    errors = err.splitlines()
+    assert len(errors) == 2
+    assert errors[0] == f"felt replay: {missing}: no such file"
+    assert errors[1].startswith(f"felt replay: {broken}: not valid TOML")
+
+
+def test_cli_replay_reads_stdin_for_a_dash() -> None:
+    result = felt_replay("-", stdin=f"[1]\n{history()}\n[2]\n{REFERENCE}")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [
+        {"hand": 1, "finishing_stacks": [101, 99]},
+        {"hand": 2, "finishing_stacks": [800, 900, 0, 1500]},
+    ]
+
+
+def test_cli_replay_names_stdin_in_its_errors() -> None:
+    result = felt_replay("-", stdin="x = [")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("felt replay: <stdin>: not valid TOML")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_cli_replay_into_a_reader_that_stops_exits_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "many.phhs"
+    # More output than a pipe buffers, so the writer is still writing when the reader leaves.
+    path.write_text("\n".join(f"[{i}]\n{history()}" for i in range(1, 3001)))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "replay", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read()
+    code = process.wait(timeout=120)
+    assert json.loads(first) == {"hand": 1, "finishing_stacks": [101, 99]}
+    assert err == ""
+    assert code == 0
+
+
+def test_cli_replay_refuses_an_unknown_field_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "h.phh"
+    path.write_text(history(foo_bar="1"))
+    code, lines, err = run_cli(capsys, str(path))
+    assert code == 2
+    assert lines == []
+    assert err == (
+        f"felt replay: {path}: hand 1: unknown field 'foo_bar': not a PHH field"
+        " (user-defined fields start with '_')\n"
+    )
+
+
+def test_cli_replay_accepts_user_defined_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "h.phh"
+    path.write_text(history(_felt_note='"kept"'))
+    assert run_cli(capsys, str(path)) == (0, ['{"hand": 1, "finishing_stacks": [101, 99]}'], "")
+
+
+def test_cli_replay_names_a_misspelled_required_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "h.phh"
+    path.write_text(history(actions=None, actoins='["d dh p1 AsAd", "d dh p2 KsKd", "p2 f"]'))
+    code, lines, err = run_cli(capsys, str(path))
+    assert code == 2
+    assert lines == []
+    assert err == (
+        f"felt replay: {path}: hand 1: missing required field(s): actions"
+        " ('actoins' looks like a misspelling of 'actions')\n"
+    )
+
+
+def test_cli_replay_refuses_fields_outside_the_hand_tables_of_a_phhs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "h.phhs"
+    path.write_text(f'author = "me"\n[1]\n{history()}')
+    code, lines, err = run_cli(capsys, str(path))
+    assert code == 2
+    assert lines == []
+    assert err.startswith(f"felt replay: {path}: top-level field 'author' sits outside the hand")
+    assert len(err.splitlines()) == 1
