@@ -315,6 +315,95 @@ class Tendencies:
         )
 
 
+@dataclass(slots=True)
+class _Spot:
+    """The facts one decision weighs, worked out once: the equity (with its noise), position,
+    and the opponents' habits; ``SmartStrategy`` prices each option from them."""
+
+    strategy: SmartStrategy
+    view: SeatView
+    habits: list[Tendencies]
+    preflop: bool
+    equity: float
+    shift: float
+    realize: float
+    responders: list[int]
+    behind: tuple[int, ...]
+    informative: float
+    careless: float
+    pressure: float
+    reraises: list[float]
+    cover: int
+    preflop_equity: dict[int, float]
+
+    @classmethod
+    def of(
+        cls,
+        strategy: SmartStrategy,
+        view: SeatView,
+        habits: list[Tendencies],
+        raw: float,
+        equity: float,
+    ) -> _Spot:
+        """The spot for ``view``, whose equity is ``raw`` before noise and ``equity`` after."""
+        opponents = view.opponents
+        preflop = view.street is Street.PREFLOP
+        responders = [i for i in opponents if view.stacks[i] > 0] or list(opponents)
+        # Against players who fold whatever they hold, a hand that stays in also wins the pots
+        # they give up on later streets (when every one of them gives up).
+        # (Maniacs, who bet themselves rather than face our bets, give little of that.)
+        careless = sum(
+            (1.0 - habits[i].informative) * habits[i].fold_to_bet * (1.0 - habits[i].aggression)
+            for i in responders
+        ) / len(responders)
+        # Against players who bet at every chance, a weak hand that calls now meets more bets
+        # later and is often forced out: it realizes less of its equity than a strong one.
+        pressure = sum(habits[i].bet_chance for i in responders) / len(responders)
+        return cls(
+            strategy=strategy,
+            view=view,
+            habits=habits,
+            preflop=preflop,
+            equity=equity,
+            shift=equity - raw,
+            realize=_REALIZE[view.street][view.acts_last],
+            responders=responders,
+            behind=view.yet_to_act(),
+            informative=sum(habits[i].informative for i in responders) / len(responders),
+            careless=careless,
+            pressure=pressure,
+            reraises=[
+                1.0 - (habits[i].reraise_preflop if preflop else habits[i].reraise)
+                for i in responders
+            ],
+            cover=max(view.stacks[i] + view.bets[i] for i in opponents),
+            preflop_equity={},
+        )
+
+    def realized(self, share: float, hands: float) -> float:
+        """The part of ``share`` a hand realizes against ``hands`` opponents."""
+        street = self.view.street
+        future = _FUTURE[street] * float(self.careless ** max(1.0, hands))
+        squeezed = 1.0 - _PRESSURE * _FUTURE[street] * self.pressure * (1.0 - share)
+        return share * self.realize * squeezed + future * (1.0 - share)
+
+    def equity_against(self, hands: float) -> float:
+        """Equity against ``hands`` of the opponents (fractions interpolate): from the table
+        before the flop; after it, scaled from the equity against every live hand as if each
+        opponent were beaten independently."""
+        opponents = len(self.view.opponents)
+        if not self.preflop:
+            return float(self.equity ** (min(hands, opponents) / opponents))
+        cache = self.preflop_equity
+        low = max(1, math.floor(hands))
+        for count in (low, low + 1):
+            if count not in cache:
+                cache[count] = self.strategy._preflop_equity(self.view, self.habits, count)
+        part = min(1.0, max(0.0, hands - low))
+        mixed = (1 - part) * cache[low] + part * cache[low + 1]
+        return min(1.0, max(0.0, mixed + self.shift))
+
+
 class SmartStrategy:
     """Equity, odds, position, reads and sizing; see the module docstring."""
 
@@ -453,49 +542,90 @@ class SmartStrategy:
     # ------------------------------------------------------------------ choosing
 
     def _choose(self, view: SeatView, rng: random.Random, habits: list[Tendencies]) -> Action:
-        legal = view.legal
-        street = view.street
-        preflop = street is Street.PREFLOP
+        preflop = view.street is Street.PREFLOP
         raw = (
             self._preflop_equity(view, habits)
             if preflop
             else self._postflop_equity(view, rng, habits)
         )
-        equity = self._noisy(raw, rng)
-        shift = equity - raw
-        preflop_equity: dict[int, float] = {}
-        opponents = view.opponents
-        seat = view.seat
-        in_position = view.acts_last
-        realize = _REALIZE[street][in_position]
-        pot = view.pot_total
-        to_call = view.to_call
-        stack_ratio = (view.stack + view.bets[seat]) / max(1.0, view.average_stack)
-        responders = [i for i in opponents if view.stacks[i] > 0] or list(opponents)
+        spot = _Spot.of(self, view, habits, raw, self._noisy(raw, rng))
+        legal = view.legal
+        options: list[tuple[float, Action]] = []
+        if legal.can_check:
+            options.append((self._check_value(spot), CHECK))
+        elif (
+            preflop
+            and _raises(view) == 0
+            and view.seat != 0
+            and view.players > 2
+            and legal.can_raise
+        ):
+            # Nobody open-limps from the later seats: raise or fold (the small blind may
+            # complete, and heads-up the button may).
+            options.append((0.0, FOLD))
+        else:
+            options.append((0.0, FOLD))
+            options.append((self._call_value(spot), CALL))
+        if legal.can_raise:
+            options.extend(self._raise_options(spot))
+        return self._pick(options, view.pot_total, rng)
+
+    def _check_value(self, spot: _Spot) -> float:
+        """Checking: if someone bets behind us we call (or fold, whichever is worth more)."""
+        view, equity, pot = spot.view, spot.equity, spot.view.pot_total
+        bet_chance = 0.0
+        if not spot.preflop and spot.behind:
+            bet_chance = 1.0 - math.prod(1.0 - spot.habits[i].bet_chance for i in spot.behind)
+        facing = 0.66 * pot
+        checked = spot.realized(equity, len(view.opponents)) * pot
+        called = max(0.0, 0.85 * spot.realized(equity, 1) * (pot + 2 * facing) - facing)
+        return (1 - bet_chance) * checked + bet_chance * called
+
+    def _call_value(self, spot: _Spot) -> float:
+        """Calling: the pot with the chips of the players behind who join, less the risk that
+        one of them raises (then we fold what we put in, or call all-in)."""
+        view, habits, preflop, behind = spot.view, spot.habits, spot.preflop, spot.behind
+        equity, pot, to_call = spot.equity, view.pot_total, view.to_call
+        implied = 0.0
+        if view.street is not Street.RIVER and view.effective_stack > to_call:
+            cap = pot if not preflop else 10 * to_call
+            implied = _IMPLIED[view.street] * equity * min(view.effective_stack - to_call, cap)
+            if preflop and not _playable(view):
+                implied = 0.0
+        # Players still to act may call too: their chips join the pot, and the equity is
+        # against the hands expected to stay.
+        current_share = to_call / max(1, pot + to_call)
+        stay = [1.0 - min(0.95, habits[i].fold_chance(preflop, current_share)) for i in behind]
+        joining = sum(
+            chance * (min(view.current_bet, view.stacks[i] + view.bets[i]) - view.bets[i])
+            for i, chance in zip(behind, stay, strict=True)
+        )
+        facing_hands = len(view.opponents) - len(behind) + sum(stay)
+        against = spot.equity_against(max(1.0, facing_hands))
+        all_in = to_call >= view.stack
+        share = against if all_in else spot.realized(against, facing_hands)
+        flat = share * (pot + to_call + joining) - to_call + implied
+        raised = 0.0
+        if behind and not all_in:
+            opened = view.current_bet > view.big_blind or not preflop
+            raised = 1.0 - math.prod(1.0 - habits[i].raise_chance(preflop, opened) for i in behind)
+        remaining = view.effective_stack
+        raised_equity = against * (1.0 - 0.3 * spot.informative)
+        if preflop and raised > 0.0:
+            chances = [habits[i].raise_chance(preflop, opened) for i in behind]
+            heads_up = self._equity_if_reraised(view, habits, behind, chances)
+            if heads_up is not None:
+                raised_equity = min(1.0, max(0.0, heads_up + spot.shift))
+        facing_raise = raised_equity * (pot + 2 * remaining) - remaining
+        if_raised = max(-to_call, facing_raise)
+        return (1 - raised) * flat + raised * if_raised
+
+    def _raise_options(self, spot: _Spot) -> list[tuple[float, Action]]:
+        """Each raise size, worth: everyone folds, somebody re-raises, or it is called."""
+        view, habits, responders = spot.view, spot.habits, spot.responders
+        stack_ratio = (view.stack + view.bets[view.seat]) / max(1.0, view.average_stack)
         # The big stack's bets are feared a little more.
         feared = 1.1 if stack_ratio > 1.3 else 1.0
-        informative = sum(habits[i].informative for i in responders) / len(responders)
-        reraises = [
-            1.0 - (habits[i].reraise_preflop if preflop else habits[i].reraise) for i in responders
-        ]
-        cover = max(view.stacks[i] + view.bets[i] for i in opponents)
-        # Against players who fold whatever they hold, a hand that stays in also wins the pots
-        # they give up on later streets (when every one of them gives up).
-        # (Maniacs, who bet themselves rather than face our bets, give little of that.)
-        careless = sum(
-            (1.0 - habits[i].informative) * habits[i].fold_to_bet * (1.0 - habits[i].aggression)
-            for i in responders
-        ) / len(responders)
-
-        # Against players who bet at every chance, a weak hand that calls now meets more bets
-        # later and is often forced out: it realizes less of its equity than a strong one.
-        pressure = sum(habits[i].bet_chance for i in responders) / len(responders)
-
-        def realized(share: float, hands: float) -> float:
-            future = _FUTURE[street] * float(careless ** max(1.0, hands))
-            squeezed = 1.0 - _PRESSURE * _FUTURE[street] * pressure * (1.0 - share)
-            return share * realize * squeezed + future * (1.0 - share)
-
         # A player who bet or raised this hand shows strength in proportion to how much
         # their actions follow their cards: they fold less to a raise (this street most).
         shown = {
@@ -506,125 +636,60 @@ class SmartStrategy:
             else 1.0
             for i in responders
         }
-        behind = view.yet_to_act()
-        bet_chance = 0.0
-        if not preflop and behind:
-            bet_chance = 1.0 - math.prod(1.0 - habits[i].bet_chance for i in behind)
-
-        def equity_against(hands: float) -> float:
-            """Equity against ``hands`` of the opponents (fractions interpolate): from the
-            table before the flop; after it, scaled from the equity against every live hand
-            as if each opponent were beaten independently."""
-            if not preflop:
-                return float(equity ** (min(hands, len(opponents)) / len(opponents)))
-            low = max(1, math.floor(hands))
-            for count in (low, low + 1):
-                if count not in preflop_equity:
-                    preflop_equity[count] = self._preflop_equity(view, habits, count)
-            part = min(1.0, max(0.0, hands - low))
-            mixed = (1 - part) * preflop_equity[low] + part * preflop_equity[low + 1]
-            return min(1.0, max(0.0, mixed + shift))
-
-        options: list[tuple[float, Action]] = []
-        if legal.can_check:
-            # If someone bets behind us we call (or fold, whichever is worth more).
-            facing = 0.66 * pot
-            checked = realized(equity, len(opponents)) * pot
-            called = max(0.0, 0.85 * realized(equity, 1) * (pot + 2 * facing) - facing)
-            options.append(((1 - bet_chance) * checked + bet_chance * called, CHECK))
-        elif preflop and _raises(view) == 0 and seat != 0 and view.players > 2 and legal.can_raise:
-            # Nobody open-limps from the later seats: raise or fold (the small blind may
-            # complete, and heads-up the button may).
-            options.append((0.0, FOLD))
-        else:
-            options.append((0.0, FOLD))
-            implied = 0.0
-            if street is not Street.RIVER and view.effective_stack > to_call:
-                cap = pot if not preflop else 10 * to_call
-                implied = _IMPLIED[street] * equity * min(view.effective_stack - to_call, cap)
-                if preflop and not _playable(view):
-                    implied = 0.0
-            # Players still to act may call too: their chips join the pot, and the equity is
-            # against the hands expected to stay.
-            current_share = to_call / max(1, pot + to_call)
-            stay = [1.0 - min(0.95, habits[i].fold_chance(preflop, current_share)) for i in behind]
-            joining = sum(
-                chance * (min(view.current_bet, view.stacks[i] + view.bets[i]) - view.bets[i])
-                for i, chance in zip(behind, stay, strict=True)
+        raiser = view.aggressor()
+        wild = raiser is not None and habits[raiser].informative < _WILD
+        # Before the flop a re-raise comes from one player, whose re-raising range we know
+        # (a maniac's is any two cards); after it, from the hands that would call, stronger.
+        reraise_equity = None
+        if spot.preflop:
+            reraise_equity = self._equity_if_reraised(
+                view, habits, responders, [habits[i].reraise_preflop for i in responders]
             )
-            facing_hands = len(opponents) - len(behind) + sum(stay)
-            against = equity_against(max(1.0, facing_hands))
-            all_in = to_call >= view.stack
-            share = against if all_in else realized(against, facing_hands)
-            flat = share * (pot + to_call + joining) - to_call + implied
-            # Somebody behind may raise: then we fold what we put in, or call all-in.
-            raised = 0.0
-            if behind and not all_in:
-                opened = view.current_bet > view.big_blind or not preflop
-                raised = 1.0 - math.prod(
-                    1.0 - habits[i].raise_chance(preflop, opened) for i in behind
-                )
-            remaining = view.effective_stack
-            raised_equity = against * (1.0 - 0.3 * informative)
-            if preflop and raised > 0.0:
-                chances = [habits[i].raise_chance(preflop, opened) for i in behind]
-                heads_up = self._equity_if_reraised(view, habits, behind, chances)
-                if heads_up is not None:
-                    raised_equity = min(1.0, max(0.0, heads_up + shift))
-            facing_raise = raised_equity * (pot + 2 * remaining) - remaining
-            if_raised = max(-to_call, facing_raise)
-            options.append(((1 - raised) * flat + raised * if_raised, CALL))
+        options: list[tuple[float, Action]] = []
+        for target in self._raise_targets(view, wild):
+            extra = target - view.bets[view.seat]
+            their_call = max(0, target - view.current_bet)
+            share_of_pot = their_call / max(1, view.pot_total + extra)
+            each_folds = [
+                min(0.95, feared * habits[i].fold_chance(spot.preflop, share_of_pot)) * shown[i]
+                for i in responders
+            ]
+            value = self._raise_value(spot, target, each_folds, reraise_equity)
+            options.append((value, RaiseTo(target)))
+        return options
 
-        if legal.can_raise:
-            raiser = view.aggressor()
-            wild = raiser is not None and habits[raiser].informative < _WILD
-            # Before the flop a re-raise comes from one player, whose re-raising range we know
-            # (a maniac's is any two cards); after it, from the hands that would call, stronger.
-            reraise_equity = None
-            if preflop:
-                reraise_equity = self._equity_if_reraised(
-                    view, habits, responders, [habits[i].reraise_preflop for i in responders]
-                )
-            for target in self._raise_targets(view, wild):
-                extra = target - view.bets[seat]
-                their_call = max(0, target - view.current_bet)
-                share_of_pot = their_call / max(1, pot + extra)
-                each_folds = [
-                    min(0.95, feared * habits[i].fold_chance(preflop, share_of_pot)) * shown[i]
-                    for i in responders
-                ]
-                fold_all = math.prod(each_folds)
-                # Expected callers when somebody calls; the equity is against that many hands
-                # (after the flop, scaled from the equity against every live hand as if each
-                # opponent were beaten independently).
-                callers = max(1.0, sum(1.0 - f for f in each_folds) / max(1e-9, 1.0 - fold_all))
-                against = equity_against(callers)
-                if_called = _called_equity(against, fold_all, informative)
-                # A raise that leaves chips behind may be raised again; assume the re-raise is
-                # all-in and that we then call if that pays, else fold.
-                covered = target >= cover
-                shoved = covered or target >= view.stack + view.bets[seat]
-                reraised = 0.0 if covered else 1.0 - math.prod(reraises)
-                share = if_called if shoved else realized(if_called, callers)
-                # Each responder who calls puts in what matching the raise costs them.
-                added = sum(
-                    (1.0 - f) * (min(target, view.stacks[i] + view.bets[i]) - view.bets[i])
-                    for i, f in zip(responders, each_folds, strict=True)
-                ) / max(1e-9, 1.0 - fold_all)
-                called = share * (pot + extra + added) - extra
-                behind_me = view.effective_stack
-                against_reraise = (
-                    if_called * (1.0 - 0.3 * informative)
-                    if reraise_equity is None
-                    else min(1.0, max(0.0, reraise_equity + shift))
-                )
-                if_reraised = max(-extra, against_reraise * (pot + 2 * behind_me) - behind_me)
-                value = fold_all * pot + (1 - fold_all) * (
-                    reraised * if_reraised + (1 - reraised) * called
-                )
-                options.append((value, RaiseTo(target)))
-
-        return self._pick(options, pot, rng)
+    def _raise_value(
+        self, spot: _Spot, target: int, each_folds: list[float], reraise_equity: float | None
+    ) -> float:
+        view, informative, pot = spot.view, spot.informative, spot.view.pot_total
+        extra = target - view.bets[view.seat]
+        fold_all = math.prod(each_folds)
+        # Expected callers when somebody calls; the equity is against that many hands
+        # (after the flop, scaled from the equity against every live hand as if each
+        # opponent were beaten independently).
+        callers = max(1.0, sum(1.0 - f for f in each_folds) / max(1e-9, 1.0 - fold_all))
+        against = spot.equity_against(callers)
+        if_called = _called_equity(against, fold_all, informative)
+        # A raise that leaves chips behind may be raised again; assume the re-raise is
+        # all-in and that we then call if that pays, else fold.
+        covered = target >= spot.cover
+        shoved = covered or target >= view.stack + view.bets[view.seat]
+        reraised = 0.0 if covered else 1.0 - math.prod(spot.reraises)
+        share = if_called if shoved else spot.realized(if_called, callers)
+        # Each responder who calls puts in what matching the raise costs them.
+        added = sum(
+            (1.0 - f) * (min(target, view.stacks[i] + view.bets[i]) - view.bets[i])
+            for i, f in zip(spot.responders, each_folds, strict=True)
+        ) / max(1e-9, 1.0 - fold_all)
+        called = share * (pot + extra + added) - extra
+        behind_me = view.effective_stack
+        against_reraise = (
+            if_called * (1.0 - 0.3 * informative)
+            if reraise_equity is None
+            else min(1.0, max(0.0, reraise_equity + spot.shift))
+        )
+        if_reraised = max(-extra, against_reraise * (pot + 2 * behind_me) - behind_me)
+        return fold_all * pot + (1 - fold_all) * (reraised * if_reraised + (1 - reraised) * called)
 
     def _raise_targets(self, view: SeatView, wild_raiser: bool = False) -> list[int]:
         """Candidate "to" amounts: the minimum, a few sizes (fractions of the pot after the

@@ -110,104 +110,129 @@ bets, since a player who folds by the price folds far more often to them."""
 
 def hand_stats(events: Sequence[Event], players: int) -> list[PlayerStats]:
     """Each player's statistics from one hand's public events."""
-    vpip = [False] * players
-    pfr = [False] * players
-    three_bet = [False] * players
-    faced_raises = [0] * players
-    folded_to_raises = [0] * players
-    faced_big_raises = [0] * players
-    folded_to_big_raises = [0] * players
-    aggressive = [0] * players
-    calls = [0] * players
-    checks = [0] * players
-    faced = [0] * players
-    folded = [0] * players
-    faced_big = [0] * players
-    folded_big = [0] * players
-    showdown = [False] * players
-    won = [False] * players
-    shown: list[float | None] = [None] * players
-    street = 0
-    raises = 0
-    pot = 0
-    street_bets = [0] * players
-    table = preflop_table()
+    tally = _HandTally(players)
     for event in events:
+        tally.add(event)
+    return tally.stats()
+
+
+class _HandTally:
+    """One hand's counters, player by player, filled event by event."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.vpip = [False] * players
+        self.pfr = [False] * players
+        self.three_bet = [False] * players
+        self.faced_raises = [0] * players
+        self.folded_to_raises = [0] * players
+        self.faced_big_raises = [0] * players
+        self.folded_to_big_raises = [0] * players
+        self.aggressive = [0] * players
+        self.calls = [0] * players
+        self.checks = [0] * players
+        self.faced = [0] * players
+        self.folded = [0] * players
+        self.faced_big = [0] * players
+        self.folded_big = [0] * players
+        self.showdown = [False] * players
+        self.won = [False] * players
+        self.shown: list[float | None] = [None] * players
+        self.street = 0
+        self.raises = 0
+        self.pot = 0
+        self.street_bets = [0] * players
+        self.table = preflop_table()
+
+    def add(self, event: Event) -> None:
+        """Count one event."""
         match event:
             case AntePosted(amount=amount):
-                pot += amount
+                self.pot += amount
             case BlindPosted(player=p, amount=amount):
-                pot += amount
-                street_bets[p] += amount
+                self.pot += amount
+                self.street_bets[p] += amount
             case BetReturned(amount=amount):
-                pot -= amount
-            case BoardDealt(street=number):
-                street = number
-                street_bets = [0] * players
+                self.pot -= amount
+            case BoardDealt(street=street):
+                self.street = street
+                self.street_bets = [0] * self.players
             case PlayerActed(player=p, kind=kind, added=added, bet_to=bet_to):
-                to_call = max(street_bets) - street_bets[p]
-                big = to_call > 0 and to_call >= BIG_BET * pot
-                pot += added
-                street_bets[p] = bet_to
-                folding = kind is ActionKind.FOLD
-                if street == 0:
-                    if raises and to_call > 0:
-                        faced_raises[p] += 1
-                        folded_to_raises[p] += folding
-                        faced_big_raises[p] += big
-                        folded_to_big_raises[p] += folding and big
-                    if kind in (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE):
-                        vpip[p] = True
-                    if kind in (ActionKind.BET, ActionKind.RAISE):
-                        pfr[p] = True
-                        if raises >= 1:
-                            three_bet[p] = True
-                        raises += 1
-                    continue
-                if to_call > 0:
-                    faced[p] += 1
-                    folded[p] += folding
-                    faced_big[p] += big
-                    folded_big[p] += folding and big
-                if kind in (ActionKind.BET, ActionKind.RAISE):
-                    aggressive[p] += 1
-                elif kind is ActionKind.CALL:
-                    calls[p] += 1
-                elif kind is ActionKind.CHECK:
-                    checks[p] += 1
+                self._acted(p, kind, added, bet_to)
             case CardsShown(player=p, cards=cards):
-                showdown[p] = True
-                shown[p] = table.percentile(cards[0], cards[1])
+                self.showdown[p] = True
+                self.shown[p] = self.table.percentile(cards[0], cards[1])
             case CardsMucked(player=p):
-                showdown[p] = True
-            case PotAwarded(shares=shares) if any(showdown):
+                self.showdown[p] = True
+            case PotAwarded(shares=shares) if any(self.showdown):
                 for p, _ in shares:
-                    won[p] = True
+                    self.won[p] = True
             case _:
                 pass  # private hole cards, the hand's end
-    out = []
-    for p in range(players):
-        stats = PlayerStats(
-            hands=1,
-            vpip=int(vpip[p]),
-            pfr=int(pfr[p]),
-            three_bets=int(three_bet[p]),
-            faced_raises=faced_raises[p],
-            folded_to_raises=folded_to_raises[p],
-            faced_big_raises=faced_big_raises[p],
-            folded_to_big_raises=folded_to_big_raises[p],
-            aggressive=aggressive[p],
-            calls=calls[p],
-            checks=checks[p],
-            faced_bets=faced[p],
-            folded_to_bets=folded[p],
-            faced_big_bets=faced_big[p],
-            folded_to_big_bets=folded_big[p],
-            showdowns=int(showdown[p]),
-            showdowns_won=int(won[p] and showdown[p]),
-        )
-        percentile = shown[p]
-        if percentile is not None:
-            stats = replace(stats, shown=1, shown_percentile_sum=percentile)
-        out.append(stats)
-    return out
+
+    def _acted(self, p: int, kind: ActionKind, added: int, bet_to: int) -> None:
+        street_bets = self.street_bets
+        to_call = max(street_bets) - street_bets[p]
+        big = to_call > 0 and to_call >= BIG_BET * self.pot
+        self.pot += added
+        street_bets[p] = bet_to
+        folding = kind is ActionKind.FOLD
+        if self.street == 0:
+            self._acted_preflop(p, kind, to_call, folding, big)
+            return
+        if to_call > 0:
+            self.faced[p] += 1
+            self.folded[p] += folding
+            self.faced_big[p] += big
+            self.folded_big[p] += folding and big
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            self.aggressive[p] += 1
+        elif kind is ActionKind.CALL:
+            self.calls[p] += 1
+        elif kind is ActionKind.CHECK:
+            self.checks[p] += 1
+
+    def _acted_preflop(
+        self, p: int, kind: ActionKind, to_call: int, folding: bool, big: bool
+    ) -> None:
+        if self.raises and to_call > 0:
+            self.faced_raises[p] += 1
+            self.folded_to_raises[p] += folding
+            self.faced_big_raises[p] += big
+            self.folded_to_big_raises[p] += folding and big
+        if kind in (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE):
+            self.vpip[p] = True
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            self.pfr[p] = True
+            if self.raises >= 1:
+                self.three_bet[p] = True
+            self.raises += 1
+
+    def stats(self) -> list[PlayerStats]:
+        """Each player's statistics for the hand."""
+        out = []
+        for p in range(self.players):
+            stats = PlayerStats(
+                hands=1,
+                vpip=int(self.vpip[p]),
+                pfr=int(self.pfr[p]),
+                three_bets=int(self.three_bet[p]),
+                faced_raises=self.faced_raises[p],
+                folded_to_raises=self.folded_to_raises[p],
+                faced_big_raises=self.faced_big_raises[p],
+                folded_to_big_raises=self.folded_to_big_raises[p],
+                aggressive=self.aggressive[p],
+                calls=self.calls[p],
+                checks=self.checks[p],
+                faced_bets=self.faced[p],
+                folded_to_bets=self.folded[p],
+                faced_big_bets=self.faced_big[p],
+                folded_to_big_bets=self.folded_big[p],
+                showdowns=int(self.showdown[p]),
+                showdowns_won=int(self.won[p] and self.showdown[p]),
+            )
+            percentile = self.shown[p]
+            if percentile is not None:
+                stats = replace(stats, shown=1, shown_percentile_sum=percentile)
+            out.append(stats)
+        return out
