@@ -603,25 +603,12 @@ def _average(entries: list[tuple[HandValues, float]]) -> HandValues:
     return HandValues(stand, hit, mean(_D), mean(_R), None)
 
 
+_Rows = dict[tuple[str, int, int], list[tuple[HandValues, float]]]
+
+
 @lru_cache(maxsize=32)
 def _chart_for(rules: Rules) -> BasicChart:
-    values = _all_hand_values(rules)
-    rows: dict[tuple[str, int, int], list[tuple[HandValues, float]]] = {}
-    for (first, second, up), (hand, chance, blackjack) in values.items():
-        if first == 1 and second == 10:
-            continue
-        weight = chance * (1.0 - blackjack) if rules.peek else chance
-        hard = first + second
-        if first == second:
-            kind, row = ("soft", 12) if first == 1 else ("hard", hard)
-            rows.setdefault(("pair", first, up), []).append((hand, weight))
-            rows.setdefault(("pair-" + kind, row, up), []).append((hand, weight))
-        elif first == 1:
-            kind, row = "soft", hard + 10
-        else:
-            kind, row = "hard", hard
-        if first != second:
-            rows.setdefault((kind, row, up), []).append((hand, weight))
+    rows = _chart_rows(rules)
 
     def total_row(kind: str, total: int, up: int) -> tuple[Action, ...]:
         entries = rows.get((kind, total, up)) or rows.get(("pair-" + kind, total, up))
@@ -647,28 +634,53 @@ def _chart_for(rules: Rules) -> BasicChart:
                 pair_table[value][up] = (
                     soft_table[12][up] if value == 1 else hard_table[2 * value][up]
                 )
-                continue
-            hand = entries[0][0]
-            prefix: list[Action] = []
-            if hand.split is not None:
-                playing = [
-                    value for value in (hand.stand, hand.hit, hand.double) if value is not None
-                ]
-                if hand.split > max(playing):
-                    if hand.surrender is not None and hand.surrender > hand.split:
-                        prefix.append(_R)
-                    prefix.append(_P)
-            # Not splitting (or not allowed to): play the pair on its own values, which catches
-            # the few composition effects published charts print (7,7 against a ten, 1 deck).
-            pair_table[value][up] = tuple(prefix) + tuple(
-                action for action in hand.ranked() if action is not _P and action not in prefix
-            )
+            else:
+                pair_table[value][up] = _pair_row(entries[0][0])
     return BasicChart(
         rules=rules,
         hard=tuple(tuple(row) for row in hard_table),
         soft=tuple(tuple(row) for row in soft_table),
         pair=tuple(tuple(row) for row in pair_table),
         take_even_money=False,
+    )
+
+
+def _chart_rows(rules: Rules) -> _Rows:
+    """Every two-card start's values and weight, grouped by chart row: ``(kind, total, up)``
+    with kind hard, soft, pair (by card value), or pair-hard/pair-soft (a pair by its total)."""
+    rows: _Rows = {}
+    for (first, second, up), (hand, chance, blackjack) in _all_hand_values(rules).items():
+        if first == 1 and second == 10:
+            continue
+        weight = chance * (1.0 - blackjack) if rules.peek else chance
+        hard = first + second
+        if first == second:
+            kind, row = ("soft", 12) if first == 1 else ("hard", hard)
+            rows.setdefault(("pair", first, up), []).append((hand, weight))
+            rows.setdefault(("pair-" + kind, row, up), []).append((hand, weight))
+        elif first == 1:
+            kind, row = "soft", hard + 10
+        else:
+            kind, row = "hard", hard
+        if first != second:
+            rows.setdefault((kind, row, up), []).append((hand, weight))
+    return rows
+
+
+def _pair_row(hand: HandValues) -> tuple[Action, ...]:
+    """A pair's actions, best first: split (or surrender, then split) when splitting beats
+    playing the hand, else the pair played on its own values."""
+    prefix: list[Action] = []
+    if hand.split is not None:
+        playing = [value for value in (hand.stand, hand.hit, hand.double) if value is not None]
+        if hand.split > max(playing):
+            if hand.surrender is not None and hand.surrender > hand.split:
+                prefix.append(_R)
+            prefix.append(_P)
+    # Not splitting (or not allowed to): play the pair on its own values, which catches the few
+    # composition effects published charts print (7,7 against a ten, 1 deck).
+    return tuple(prefix) + tuple(
+        action for action in hand.ranked() if action is not _P and action not in prefix
     )
 
 

@@ -98,31 +98,43 @@ def run_parallel(
     ]
     for process in processes:
         process.start()
-    done: dict[int, SimResult] = {}
-    played = [0] * workers
     try:
-        while len(done) < workers:
-            try:
-                kind, index, payload = channel.get(timeout=0.5)
-            except queue.Empty:
-                for index, process in enumerate(processes):
-                    if index not in done and not process.is_alive() and process.exitcode:
-                        raise SimulationError(
-                            f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
-                        ) from None
-                continue
-            if kind == "progress":
-                played[index] = payload
-                if progress is not None:
-                    progress(sum(played))
-            elif kind == "done":
-                done[index] = payload
-                played[index] = counts[index]
-            else:
-                raise SimulationError(f"worker {index} failed: {payload}")
+        done = _collect(channel, processes, counts, progress)
     finally:
         for process in processes:
             if process.is_alive():
                 process.terminate()
             process.join()
     return SimResult.combine(done[index] for index in range(workers))
+
+
+def _collect(
+    channel: Any,
+    processes: list[Any],
+    counts: list[int],
+    progress: Callable[[int], None] | None,
+) -> dict[int, SimResult]:
+    """Each worker's result by index, reporting progress as it comes; raises if one fails."""
+    workers = len(processes)
+    done: dict[int, SimResult] = {}
+    played = [0] * workers
+    while len(done) < workers:
+        try:
+            kind, index, payload = channel.get(timeout=0.5)
+        except queue.Empty:
+            for index, process in enumerate(processes):
+                if index not in done and not process.is_alive() and process.exitcode:
+                    raise SimulationError(
+                        f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
+                    ) from None
+            continue
+        if kind == "progress":
+            played[index] = payload
+            if progress is not None:
+                progress(sum(played))
+        elif kind == "done":
+            done[index] = payload
+            played[index] = counts[index]
+        else:
+            raise SimulationError(f"worker {index} failed: {payload}")
+    return done

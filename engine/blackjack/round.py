@@ -928,7 +928,6 @@ class Round:
                 else:
                     self._settle(hand, Outcome.LOSS, 0)
         else:
-            rules = self.rules
             if any(hand.status is _STOOD for hand in waiting):
                 self._dealer_play()
             hard = self._dealer_hard
@@ -938,26 +937,31 @@ class Round:
                     events.append(DealerBusted(dealer_total))
                 else:
                     events.append(DealerStood(dealer_total, False))
-            ties_push = rules.ties is Ties.PUSH
-            for hand in waiting:
-                status = hand.status
-                if status is _NATURAL:
-                    self._settle(hand, Outcome.BLACKJACK, rules.blackjack_payout(hand.stake))
-                elif status is _SURRENDERED:
-                    self._settle(hand, Outcome.SURRENDER, Rules.surrender_refund(hand.stake))
-                else:
-                    hard = hand.hard
-                    total = hard + 10 if hand.ace and hard <= 11 else hard
-                    stake = hand.stake
-                    if dealer_total > 21 or total > dealer_total:
-                        self._settle(hand, Outcome.WIN, 2 * stake)
-                    elif total == dealer_total and ties_push:
-                        self._settle(hand, Outcome.PUSH, stake)
-                    else:
-                        self._settle(hand, Outcome.LOSS, 0)
+            self._settle_against(dealer_total, waiting)
         self._phase = Phase.OVER
         if events is not None:
             events.append(RoundEnded())
+
+    def _settle_against(self, dealer_total: int, waiting: list[_Hand]) -> None:
+        """Settle the hands still open against the dealer's final total (no blackjack)."""
+        rules = self.rules
+        ties_push = rules.ties is Ties.PUSH
+        for hand in waiting:
+            status = hand.status
+            if status is _NATURAL:
+                self._settle(hand, Outcome.BLACKJACK, rules.blackjack_payout(hand.stake))
+            elif status is _SURRENDERED:
+                self._settle(hand, Outcome.SURRENDER, Rules.surrender_refund(hand.stake))
+            else:
+                hard = hand.hard
+                total = hard + 10 if hand.ace and hard <= 11 else hard
+                stake = hand.stake
+                if dealer_total > 21 or total > dealer_total:
+                    self._settle(hand, Outcome.WIN, 2 * stake)
+                elif total == dealer_total and ties_push:
+                    self._settle(hand, Outcome.PUSH, stake)
+                else:
+                    self._settle(hand, Outcome.LOSS, 0)
 
     def _dealer_play(self) -> None:
         draw = self._draw

@@ -84,6 +84,26 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
     return deck
 
 
+def _check_setup(stakes: Stakes, stacks: Sequence[int]) -> None:
+    n = len(stacks)
+    if not 2 <= n <= MAX_PLAYERS:
+        raise InvalidSetupError(f"a hand needs 2 to {MAX_PLAYERS} players, not {n}")
+    if stakes.players != n:
+        raise InvalidSetupError(f"the stakes are for {stakes.players} players, not {n}")
+    for stack in stacks:
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
+            raise InvalidSetupError(f"every starting stack must be a whole number > 0: {stack!r}")
+
+
+def _checked_deck(deck: Sequence[Card], players: int) -> list[Card]:
+    cards = list(deck)
+    if len(set(cards)) != len(cards):
+        raise InvalidSetupError("the deck holds the same card twice")
+    if len(cards) < 2 * players + 8:
+        raise InvalidSetupError(f"{len(cards)} cards are not enough for {players} players")
+    return cards
+
+
 class Phase(Enum):
     """Where the hand stands."""
 
@@ -124,21 +144,9 @@ class Hand:
         deck, a fresh one is shuffled from ``rng`` (default: the OS's secure generator).
         """
         n = len(stacks)
-        if not 2 <= n <= MAX_PLAYERS:
-            raise InvalidSetupError(f"a hand needs 2 to {MAX_PLAYERS} players, not {n}")
-        if stakes.players != n:
-            raise InvalidSetupError(f"the stakes are for {stakes.players} players, not {n}")
-        for stack in stacks:
-            if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
-                raise InvalidSetupError(
-                    f"every starting stack must be a whole number > 0: {stack!r}"
-                )
+        _check_setup(stakes, stacks)
         if deck is not None:
-            cards = list(deck)
-            if len(set(cards)) != len(cards):
-                raise InvalidSetupError("the deck holds the same card twice")
-            if len(cards) < 2 * n + 8:
-                raise InvalidSetupError(f"{len(cards)} cards are not enough for {n} players")
+            cards = _checked_deck(deck, n)
             self._rng: random.Random | None = None
         else:
             # Cards are drawn by a Fisher-Yates step each: as uniform as shuffling the whole
