@@ -34,7 +34,6 @@ from engine.holdem.actions import (
     Check,
     Fold,
     LegalActions,
-    Muck,
     RaiseTo,
     Show,
 )
@@ -287,12 +286,13 @@ class Hand:
         In a manual showdown this is the first player due to show or muck (as in PHH files, any
         player still due may act; ``act`` checks each against its own choices).
         """
+        # The memo is only ever made while betting, and every betting action moves the count.
+        cached = self._legal
+        if cached is not None and cached[0] == self._action_count:
+            return cached[1]
         if self._phase is Phase.BETTING:
             if not self._actors:
                 return None
-            cached = self._legal
-            if cached is not None and cached[0] == self._action_count:
-                return cached[1]
             legal = self._betting_choices(self._actors[0])
             self._legal = (self._action_count, legal)
             return legal
@@ -354,15 +354,18 @@ class Hand:
         if self._can_raise(player, to_call, max_bet):
             max_to = stack + bet
             min_to = min(max_to, max(self._raise_size, self._stakes.min_bet) + max_bet)
+        # Positional: this runs once per action, and keyword arguments are measurably slower.
         return LegalActions(
-            player=player,
-            can_fold=bet < max_bet,
-            can_check=to_call == 0,
-            call_amount=to_call if to_call > 0 else None,
-            min_raise_to=min_to,
-            max_raise_to=max_to,
-            bet_so_far=bet,
-            is_bet=max_bet == 0,
+            player,
+            bet < max_bet,  # can_fold
+            to_call == 0,  # can_check
+            to_call if to_call > 0 else None,  # call_amount
+            min_to,
+            max_to,
+            bet,  # bet_so_far
+            max_bet == 0,  # is_bet
+            False,  # at_showdown
+            False,  # can_muck
         )
 
     def _can_raise(self, player: int, to_call: int, max_bet: int) -> bool:
@@ -422,20 +425,28 @@ class Hand:
         the checks are ``LegalActions.verify`` on the same choices ``turn`` reports.
         """
         first_new = len(self._events)
-        self._choices_of(player).verify(action)
-        match action:
-            case Fold():
-                self._fold(player)
-            case Check() | Call():
-                self._check_or_call(player)
-            case RaiseTo(amount=amount):
-                self._raise_to(player, amount)
-            case Show():
+        actors = self._actors
+        if self._phase is Phase.BETTING and actors and player == actors[0]:
+            turn = self.turn  # the usual case, and the memo of what the caller just read
+        else:
+            turn = self._choices_of(player)
+        assert turn is not None
+        refusal = turn.refusal(action)
+        if refusal is not None:
+            raise refusal
+        kind = type(action)
+        if kind is Call or kind is Check:
+            self._check_or_call(player, turn.call_amount or 0)
+        elif kind is Fold:
+            self._fold(player)
+        elif isinstance(action, RaiseTo):
+            self._raise_to(player, action.amount)
+        else:
+            if kind is Show:
                 self._show(player)
-                self._after_showdown_action(player)
-            case Muck():
+            else:
                 self._muck(player)
-                self._after_showdown_action(player)
+            self._after_showdown_action(player)
         return self._events[first_new:]
 
     def _fold(self, player: int) -> None:
@@ -449,8 +460,7 @@ class Hand:
         self._phh_actions.append(f"p{player + 1} f")
         self._after_action()
 
-    def _check_or_call(self, player: int) -> None:
-        amount = min(self._stacks[player], max(self._bets) - self._bets[player])
+    def _check_or_call(self, player: int, amount: int) -> None:
         self._actors.popleft()
         self._acted.add(player)
         self._bets[player] += amount
