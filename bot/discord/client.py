@@ -25,6 +25,7 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.http import Route
 
 from bot.config import DISCORD_GATEWAY_URL, DiscordConfig, FeltConfig
 from bot.discord.confirm import Confirmations, ConfirmButton
@@ -39,6 +40,8 @@ _log = logging.getLogger("felt.discord")
 COGS_PACKAGE = "bot.discord.cogs"
 ShutdownHook = Callable[[], Awaitable[None]]
 CogFactory = Callable[["FeltBot"], commands.Cog]
+UNAVAILABLE_BACKOFF_SECONDS = (0.5, 1.0, 2.0)
+"""Pauses before each retry of a request that Discord answered 503 Service Unavailable."""
 
 
 def intents() -> discord.Intents:
@@ -147,6 +150,7 @@ class FeltBot(commands.AutoShardedBot):
         self._shutdown_task: asyncio.Task[None] | None = None
         if discord_config.gateway_url != DISCORD_GATEWAY_URL:
             self._use_configured_gateway(discord_config.gateway_url)
+        self._retry_unavailable()
 
     @property
     def storage(self) -> Storage:
@@ -168,6 +172,30 @@ class FeltBot(commands.AutoShardedBot):
             return shards, url, limits
 
         setattr(self.http, "get_bot_gateway", get_bot_gateway)  # noqa: B010
+
+    def _retry_unavailable(self) -> None:
+        # discord.py retries 500, 502, 504 and 524 itself but raises a 503 at once, although
+        # Discord's edge answers 503 for the same passing overloads.
+        send = self.http.request
+
+        async def request(route: Route, **kwargs: Any) -> Any:
+            for delay in UNAVAILABLE_BACKOFF_SECONDS:
+                try:
+                    return await send(route, **kwargs)
+                except discord.DiscordServerError as error:
+                    if error.status != 503:
+                        raise
+                    _log.warning(
+                        "Discord answered 503; retrying in %.1f s",
+                        delay,
+                        extra={"route": f"{route.method} {route.path}"},
+                    )
+                await asyncio.sleep(delay)
+                for file in kwargs.get("files") or ():
+                    file.reset(seek=True)
+            return await send(route, **kwargs)
+
+        setattr(self.http, "request", request)  # noqa: B010
 
     # ----- startup -----------------------------------------------------------------------------
 
