@@ -230,7 +230,9 @@ class FeltBot(commands.AutoShardedBot):
         )
 
     async def on_app_command_completion(
-        self, interaction: discord.Interaction[Any], command: Any
+        self,
+        interaction: discord.Interaction[FeltBot],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         # A command that returns without answering would show "The application did not
         # respond": a bug, logged loudly, and the member gets a neutral answer instead.

@@ -16,12 +16,12 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
 
-from bot.discord.replies import send_ephemeral
+from bot.discord.replies import Interaction, send_ephemeral
 
 _log = logging.getLogger("felt.discord.errors")
 
@@ -73,6 +73,18 @@ def new_error_id() -> str:
 RefusalRenderer = Callable[[BaseException], str]
 
 
+@runtime_checkable
+class ErrorRoutingClient(Protocol):
+    """What answering errors needs of the client an interaction arrived on (``FeltBot`` is one).
+
+    The tree, views, modals and ``DynamicItem`` callbacks reach the bot only through this, so they
+    need not import the bot (which imports them).
+    """
+
+    error_router: ErrorRouter
+    shutting_down: bool
+
+
 class ErrorRouter:
     """Decides what a member sees for an error, logs it, and answers the interaction."""
 
@@ -102,7 +114,7 @@ class ErrorRouter:
         return APOLOGY.format(error_id=error_id), error_id
 
     async def handle(
-        self, interaction: discord.Interaction[Any], error: BaseException, *, where: str
+        self, interaction: Interaction, error: BaseException, *, where: str
     ) -> str | None:
         """Log ``error`` and answer ``interaction``; returns the error id, if one was made."""
         message, error_id = self.message_for(error)
@@ -189,7 +201,7 @@ def _permission_names(names: list[str]) -> str:
     return " and ".join(name.replace("_", " ").replace("guild", "server").title() for name in names)
 
 
-def interaction_context(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+def interaction_context(interaction: Interaction) -> dict[str, Any]:
     """The interaction's identifying facts, as structured log fields."""
     context: dict[str, Any] = {
         "interaction_id": interaction.id,
