@@ -119,6 +119,8 @@ async def serve(config: FeltConfig) -> int:
 
 
 async def serve_steps(config: FeltConfig, signals: StopSignals) -> int:
+    """Each startup step is one function run through ``signals.step`` (so a signal interrupts
+    it); a new step (say, taking an instance lease) goes in this list, with its own cleanup."""
     storage, recovery = await signals.step(open_database(config))
     try:
         return await run_discord(config, storage, recovery, signals)

@@ -9,6 +9,7 @@ shard's READY). Once connected, discord.py reconnects the gateway and retries 5x
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from bot.discord.errors import StartupError
 _log = logging.getLogger("felt.discord.runner")
 
 JSON_TYPE = "application/json"
+QUOTE_LIMIT = 100
+"""At most this many characters of what the other side said are quoted in a line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +55,11 @@ class AnswerWatch:
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
         response = params.response
-        if self.foreign is None and response.status != 204 and response.content_type != JSON_TYPE:
-            self.foreign = ForeignAnswer(response.status, response.content_type)
+        # A 5xx page is Cloudflare's passing trouble, retried; anything else not JSON means the
+        # address does not lead to Discord's API.
+        status, content_type = response.status, response.content_type
+        if self.foreign is None and status != 204 and status < 500 and content_type != JSON_TYPE:
+            self.foreign = ForeignAnswer(status, content_type)
 
 
 async def run_bot(
@@ -73,9 +79,11 @@ async def run_bot(
     restore = apply_endpoints(config.discord)
     watch = AnswerWatch()
     bot = factory(config, http_trace=watch.trace, **options)
-    signals = signals or StopSignals()
     try:
-        with signals.attached(bot):
+        with contextlib.ExitStack() as stack:
+            if signals is None:  # not started by `felt run`: handle the signals here
+                signals = stack.enter_context(StopSignals())
+            stack.enter_context(signals.attached(bot))
             async with bot:
                 try:
                     await connect(bot, config)
@@ -153,9 +161,15 @@ def describe_failure(error: BaseException, config: FeltConfig, watch: AnswerWatc
         case discord.ConnectionClosed():
             return f"the gateway closed the connection (code {error.code})"
         case discord.HTTPException():
-            return f"Discord answered {error.status} while starting: {error.text}"
+            return f"Discord answered {error.status} while starting: {shorten(error.text)}"
         case commands.ExtensionError():
             cause = error.__cause__ or error
             return f"cannot load {error.name}: {cause}"
     _log.error("unexpected failure while connecting", exc_info=error)
     return f"unexpected failure while connecting to Discord ({type(error).__name__}); see the log"
+
+
+def shorten(text: str) -> str:
+    """``text`` on one line, cut to ``QUOTE_LIMIT`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_LIMIT else flat[: QUOTE_LIMIT - 1] + "…"
