@@ -86,10 +86,11 @@ async def test_felt_run_reports_a_misbehaving_api_in_one_line(
     assert endpoint.requests >= 1
 
 
-async def test_felt_run_reports_a_gateway_that_never_answers_in_one_line(
-    fake_discord: FakeDiscord, tmp_path: Path
+@pytest.mark.parametrize("misbehaviour", list(Misbehaviour))
+async def test_felt_run_reports_a_gateway_that_does_not_let_it_in_in_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path, misbehaviour: Misbehaviour
 ) -> None:
-    async with MisbehavingEndpoint(Misbehaviour.HANG) as gateway:
+    async with MisbehavingEndpoint(misbehaviour) as gateway:
         config = write_config(
             tmp_path, api_base_url=fake_discord.api_base_url, gateway_url=gateway.ws_url
         )
