@@ -8,6 +8,9 @@ Adding a feature is adding a module to ``bot/discord/cogs/`` with ``async def se
 calls ``await bot.add_cog(...)``: every such module is loaded at startup, before the commands are
 synced. Game cogs that hold games register a shutdown hook with ``bot.add_shutdown_hook`` to
 finish or void them when the process is told to stop.
+
+discord.py reconnects the gateway and retries most 5xx answers itself; the bot adds retries
+with backoff for 503 Service Unavailable, which discord.py's REST client raises at once.
 """
 
 from __future__ import annotations
