@@ -152,6 +152,8 @@ def describe_failure(error: BaseException, config: FeltConfig, watch: AnswerWatc
             return f"Discord refused the gateway intents: {error}"
         case aiohttp.ClientConnectorError():
             return f"cannot reach Discord at {base}: {error.os_error}"
+        case TimeoutError():
+            return f"Discord at {base} stopped answering while the bot was connecting"
         case aiohttp.ServerDisconnectedError() | aiohttp.ClientOSError():
             return f"the connection to Discord at {base} was cut: {error}"
         case aiohttp.ClientError() | OSError():
