@@ -123,6 +123,14 @@ class DiscordConfig:
             maximum=600,
         ),
     )
+    connect_timeout_seconds: float = field(
+        default=30.0,
+        metadata=meta(
+            "How long `felt run` waits for Discord to answer at startup before giving up.",
+            minimum=1,
+            maximum=600,
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,7 +136,7 @@ def join_round(work: Work, round_id: int, user_id: int, amount: int) -> RoundSta
     work.guild_id, work.actor_id, work.round_id = found.guild_id, user_id, round_id
     players = _players(work.tx, round_id)
     if any(player.user_id == user_id for player in players):
-        raise InvalidArgument("You already have a bet in this round.")
+        raise InvalidArgument(f"User {user_id} already has a bet in round {round_id}.")
     if len(players) >= MAX_PLAYERS:
         raise InvalidArgument(f"A round takes at most {MAX_PLAYERS} players.")
     wallet = work.open_member(found.guild_id, user_id)
@@ -194,7 +194,7 @@ def _check_outcome(user_id: int, outcome: object, escrow: int) -> RoundOutcome:
     require_amount(outcome.payout, what="payout", allow_zero=True)
     if outcome.payout > MAX_PAYOUT_MULTIPLE * escrow:
         raise InvalidSettlement(
-            f"A payout of {outcome.payout:,} to <@{user_id}> is more than "
+            f"A payout of {outcome.payout:,} to user {user_id} is more than "
             f"{MAX_PAYOUT_MULTIPLE} times the {escrow:,} chips they had in the round."
         )
     counts = (outcome.hands_played, outcome.hands_won, outcome.blackjacks)

@@ -127,7 +127,7 @@ def transfer(work: Work, guild_id: int, sender_id: int, recipient_id: int, amoun
     require_amount(amount)
     work.guild_id, work.actor_id = guild_id, sender_id
     if sender_id == recipient_id:
-        raise InvalidTransfer("You cannot send chips to yourself.")
+        raise InvalidTransfer(sender_id)
     if not work.economy(guild_id).transfers_enabled:
         raise TransfersDisabled()
     recipient = work.member(guild_id, recipient_id)

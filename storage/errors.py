@@ -1,8 +1,10 @@
 """The storage layer's error hierarchy: one base, a specific subclass for each refusal.
 
-Every message is a complete sentence fit to show a Discord user; the attributes carry the
-numbers so a caller can word its own reply. A refusal always leaves the database unchanged: the
-operation's transaction is rolled back before the error reaches the caller.
+Storage knows no front: an error carries ids and amounts as attributes, and its ``str`` is a
+plain sentence for developers and operators (ids, no Discord markup, no "you"). Each front words
+the refusals its users see from the attributes (``bot.discord.errors.describe_storage_refusal``,
+``bot.terminal.refusals``). A refusal always leaves the database unchanged: the operation's
+transaction is rolled back before the error reaches the caller.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class DatabaseBusy(DatabaseProblem):
     """Another process held the database's write lock for longer than the busy timeout."""
 
     def __init__(self) -> None:
-        super().__init__("The chip database is busy right now; please try again in a moment.")
+        super().__init__("The chip database is busy: another process held its write lock too long.")
 
 
 class DatabaseFailure(DatabaseProblem):
@@ -109,7 +111,7 @@ class BalanceLimitExceeded(StorageError):
     """A credit would push an account beyond ``MAX_CHIPS``."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"That would take a balance beyond the limit of {limit:,} chips.")
+        super().__init__(f"A balance cannot go beyond the limit of {limit:,} chips.")
         self.limit = limit
 
 
@@ -117,9 +119,7 @@ class IdempotencyConflict(StorageError):
     """An idempotency key was reused for a different operation or different arguments."""
 
     def __init__(self, key: str, original: str) -> None:
-        super().__init__(
-            "This request was already used for something else; please try the command again."
-        )
+        super().__init__(f"The idempotency key {key!r} was already used for {original}.")
         self.key = key
         self.original = original
 
@@ -131,7 +131,7 @@ class UnknownAccount(StorageError):
     """The member has no account in this guild yet."""
 
     def __init__(self, guild_id: int, user_id: int) -> None:
-        super().__init__(f"<@{user_id}> does not have any chips here yet.")
+        super().__init__(f"User {user_id} has no account in guild {guild_id}.")
         self.guild_id = guild_id
         self.user_id = user_id
 
@@ -140,7 +140,7 @@ class InsufficientChips(StorageError):
     """A debit larger than what the account holds; nothing moved."""
 
     def __init__(self, user_id: int | None, needed: int, available: int) -> None:
-        who = f"<@{user_id}> has" if user_id is not None else "There are"
+        who = f"user {user_id} has" if user_id is not None else "there are"
         super().__init__(f"Not enough chips: {who} {available:,}, and this needs {needed:,}.")
         self.user_id = user_id
         self.needed = needed
@@ -151,19 +151,25 @@ class TransfersDisabled(StorageError):
     """The guild's admins turned member-to-member transfers off."""
 
     def __init__(self) -> None:
-        super().__init__("Chip transfers are turned off in this server.")
+        super().__init__("Member-to-member chip transfers are turned off in this guild.")
 
 
 class InvalidTransfer(StorageError):
-    """A transfer that makes no sense (to oneself)."""
+    """A transfer that makes no sense: to oneself."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"User {user_id} cannot transfer chips to themselves.")
+        self.user_id = user_id
 
 
 class DailyAlreadyClaimed(StorageError):
     """The daily bonus was already claimed this UTC day."""
 
     def __init__(self, next_claim_at: datetime) -> None:
-        stamp = int(next_claim_at.timestamp())
-        super().__init__(f"You already claimed today's chips. The next claim opens <t:{stamp}:R>.")
+        super().__init__(
+            f"The daily bonus was already claimed; the next claim opens at "
+            f"{next_claim_at.isoformat()}."
+        )
         self.next_claim_at = next_claim_at
 
 
@@ -171,7 +177,7 @@ class DailyDisabled(StorageError):
     """The guild set its daily bonus to zero."""
 
     def __init__(self) -> None:
-        super().__init__("The daily bonus is turned off in this server.")
+        super().__init__("The daily bonus is turned off (0) in this guild.")
 
 
 class InvalidSetting(StorageError, ValueError):
@@ -210,7 +216,7 @@ class AlreadySeated(StorageError):
     """The member (or bot name) already has a seat at this table."""
 
     def __init__(self, table_id: int, seat_no: int) -> None:
-        super().__init__(f"You are already sitting at this table, in seat {seat_no}.")
+        super().__init__(f"Already seated at table {table_id}, in seat {seat_no}.")
         self.table_id = table_id
         self.seat_no = seat_no
 
@@ -228,9 +234,7 @@ class SeatInHand(StorageError):
     """The seat's chips are in play in an unfinished hand; wait for it to end."""
 
     def __init__(self, table_id: int, seat_no: int, hand_id: int) -> None:
-        super().__init__(
-            f"Seat {seat_no} is playing hand #{hand_id}; chips can move once the hand is over."
-        )
+        super().__init__(f"Seat {seat_no} at table {table_id} is playing hand #{hand_id}.")
         self.table_id = table_id
         self.seat_no = seat_no
         self.hand_id = hand_id
@@ -295,7 +299,7 @@ class NotInRound(StorageError):
     """The member has no bet in this round."""
 
     def __init__(self, round_id: int, user_id: int) -> None:
-        super().__init__(f"<@{user_id}> has no bet in blackjack round {round_id}.")
+        super().__init__(f"User {user_id} has no bet in blackjack round {round_id}.")
         self.round_id = round_id
         self.user_id = user_id
 
@@ -308,8 +312,8 @@ class SeasonResetBlocked(StorageError):
 
     def __init__(self, seats: int, rounds: int) -> None:
         super().__init__(
-            f"Balances cannot be reset while chips are in play ({seats} occupied seat(s) at "
-            f"tables, {rounds} unfinished blackjack round(s)). Close the tables first."
+            f"Balances cannot be reset while chips are in play: {seats} occupied seat(s), "
+            f"{rounds} unfinished blackjack round(s)."
         )
         self.seats = seats
         self.rounds = rounds
@@ -319,6 +323,6 @@ class UnknownSeason(StorageError):
     """No season has this number in this guild."""
 
     def __init__(self, guild_id: int, number: int) -> None:
-        super().__init__(f"There is no season {number} in this server.")
+        super().__init__(f"There is no season {number} in guild {guild_id}.")
         self.guild_id = guild_id
         self.number = number

@@ -2,7 +2,11 @@
 
 Every startup failure is one line on stderr and a non-zero exit: no token (with how to give one),
 a bad config key (named, with the expected type), a database that cannot be written or was
-written by a newer Felt, a token Discord refuses, a Discord that cannot be reached.
+written by a newer Felt, a token Discord refuses, a Discord that cannot be reached, resets the
+connection, answers something else than its JSON, or does not answer within
+``[discord] connect_timeout_seconds``. SIGINT and SIGTERM stop it cleanly at any moment.
+
+``serve`` runs the startup steps in order, one function each, every one interruptible by a signal.
 
 The database is created and migrated here, before connecting (so `make run` needs no separate
 migration step), crash recovery runs once, and the storage is closed after the bot disconnected.
@@ -17,11 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli.common import CliError, SubParsers
+from bot.cli.signals import Stopped, StopSignals
 from bot.config import TOKEN_ENVIRONMENT_VARIABLE, ConfigError, FeltConfig, load_config
+
+if TYPE_CHECKING:
+    from storage import RecoveryReport, Storage
+
+_log = logging.getLogger("felt.run")
 
 NO_TOKEN = (
     f"no Discord bot token: set {TOKEN_ENVIRONMENT_VARIABLE} in the environment or put "
@@ -93,15 +105,43 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def serve(config: FeltConfig) -> int:
-    """Open the database, run the bot until it is told to stop, then close the database."""
-    from bot.discord.database import open_for_bot  # noqa: PLC0415
-    from bot.discord.runner import run_bot  # noqa: PLC0415
+    """The startup steps in order, then the bot until it is told to stop.
 
-    storage, recovery = await open_for_bot(config)
+    SIGINT and SIGTERM are handled from the first step: one that arrives before the bot runs
+    ends the step in progress and `felt run` exits 0, having changed nothing more.
+    """
+    with StopSignals() as signals:
+        try:
+            return await serve_steps(config, signals)
+        except Stopped as stopped:
+            _log.info("stopped before connecting", extra={"reason": stopped.signal_name})
+            return 0
+
+
+async def serve_steps(config: FeltConfig, signals: StopSignals) -> int:
+    """Each startup step is one function run through ``signals.step`` (so a signal interrupts
+    it); a new step (say, taking an instance lease) goes in this list, with its own cleanup."""
+    storage, recovery = await signals.step(open_database(config))
     try:
-        return await run_bot(config, storage=storage, recovery=recovery)
+        return await run_discord(config, storage, recovery, signals)
     finally:
         await storage.close()
+
+
+async def open_database(config: FeltConfig) -> tuple[Storage, RecoveryReport]:
+    """Open (create, migrate) the database and put back the chips of an interrupted run."""
+    from bot.discord.database import open_for_bot  # noqa: PLC0415
+
+    return await open_for_bot(config)
+
+
+async def run_discord(
+    config: FeltConfig, storage: Storage, recovery: RecoveryReport, signals: StopSignals
+) -> int:
+    """Connect to Discord and serve until a signal (or a failure, as a ``StartupError``)."""
+    from bot.discord.runner import run_bot  # noqa: PLC0415
+
+    return await run_bot(config, signals=signals, storage=storage, recovery=recovery)
 
 
 def prepare(

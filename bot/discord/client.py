@@ -8,6 +8,9 @@ Adding a feature is adding a module to ``bot/discord/cogs/`` with ``async def se
 calls ``await bot.add_cog(...)``: every such module is loaded at startup, before the commands are
 synced. Game cogs that hold games register a shutdown hook with ``bot.add_shutdown_hook`` to
 finish or void them when the process is told to stop.
+
+discord.py reconnects the gateway and retries most 5xx answers itself; the bot adds retries
+with backoff for 503 Service Unavailable, which discord.py's REST client raises at once.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
+from discord.http import Route
 
 from bot.config import DISCORD_GATEWAY_URL, DiscordConfig, FeltConfig
 from bot.discord.confirm import Confirmations, ConfirmButton
@@ -39,6 +43,8 @@ _log = logging.getLogger("felt.discord")
 COGS_PACKAGE = "bot.discord.cogs"
 ShutdownHook = Callable[[], Awaitable[None]]
 CogFactory = Callable[["FeltBot"], commands.Cog]
+UNAVAILABLE_BACKOFF_SECONDS = (0.5, 1.0, 2.0)
+"""Pauses before each retry of a request that Discord answered 503 Service Unavailable."""
 
 
 def intents() -> discord.Intents:
@@ -147,6 +153,7 @@ class FeltBot(commands.AutoShardedBot):
         self._shutdown_task: asyncio.Task[None] | None = None
         if discord_config.gateway_url != DISCORD_GATEWAY_URL:
             self._use_configured_gateway(discord_config.gateway_url)
+        self._retry_unavailable()
 
     @property
     def storage(self) -> Storage:
@@ -168,6 +175,30 @@ class FeltBot(commands.AutoShardedBot):
             return shards, url, limits
 
         setattr(self.http, "get_bot_gateway", get_bot_gateway)  # noqa: B010
+
+    def _retry_unavailable(self) -> None:
+        # discord.py retries 500, 502, 504 and 524 itself but raises a 503 at once, although
+        # Discord's edge answers 503 for the same passing overloads.
+        send = self.http.request
+
+        async def request(route: Route, **kwargs: Any) -> Any:
+            for delay in UNAVAILABLE_BACKOFF_SECONDS:
+                try:
+                    return await send(route, **kwargs)
+                except discord.DiscordServerError as error:
+                    if error.status != 503:
+                        raise
+                    _log.warning(
+                        "Discord answered 503; retrying in %.1f s",
+                        delay,
+                        extra={"route": f"{route.method} {route.path}"},
+                    )
+                await asyncio.sleep(delay)
+                for file in kwargs.get("files") or ():
+                    file.reset(seek=True)
+            return await send(route, **kwargs)
+
+        setattr(self.http, "request", request)  # noqa: B010
 
     # ----- startup -----------------------------------------------------------------------------
 
@@ -202,7 +233,9 @@ class FeltBot(commands.AutoShardedBot):
         )
 
     async def on_app_command_completion(
-        self, interaction: discord.Interaction[Any], command: Any
+        self,
+        interaction: discord.Interaction[FeltBot],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
         # A command that returns without answering would show "The application did not
         # respond": a bug, logged loudly, and the member gets a neutral answer instead.

@@ -22,12 +22,12 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 from bot.discord.errors import Refusal
-from bot.discord.replies import acknowledge
+from bot.discord.replies import Interaction, acknowledge
 from bot.discord.tree import route_errors
 
 _log = logging.getLogger("felt.discord.confirm")
@@ -41,7 +41,7 @@ CLOSED = (
     "changed. Run the command again if you still want this."
 )
 
-ConfirmedAction = Callable[[discord.Interaction[Any]], Awaitable[str]]
+ConfirmedAction = Callable[[Interaction], Awaitable[str]]
 """Runs on Confirm with the button's (already acknowledged) interaction; returns the text that
 replaces the question."""
 
@@ -55,7 +55,7 @@ class PendingConfirmation:
     prompt: str
     action: ConfirmedAction
     expires_at: float
-    asked: discord.Interaction[Any]
+    asked: Interaction
     """The command's interaction: its token edits the question when it times out."""
     timer: asyncio.TimerHandle | None = None
 
@@ -76,7 +76,7 @@ class Confirmations:
 
     async def ask(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         prompt: str,
         action: ConfirmedAction,
         *,
@@ -147,9 +147,15 @@ async def _show_timed_out(pending: PendingConfirmation) -> None:
         )
 
 
+@runtime_checkable
+class ConfirmingClient(Protocol):
+    """What a Confirm or Cancel click needs of the client (``FeltBot`` is one)."""
+
+    confirmations: Confirmations
+
+
 def confirmations_of(client: discord.Client) -> Confirmations | None:
-    found = getattr(client, "confirmations", None)
-    return found if isinstance(found, Confirmations) else None
+    return client.confirmations if isinstance(client, ConfirmingClient) else None
 
 
 class ConfirmButton(
@@ -173,7 +179,7 @@ class ConfirmButton(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
@@ -184,11 +190,11 @@ class ConfirmButton(
             label=getattr(item, "label", None) or "",
         )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         async with route_errors(interaction, "confirmation button"):
             await self._answer(interaction)
 
-    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
+    async def _answer(self, interaction: Interaction) -> None:
         book = confirmations_of(interaction.client)
         pending = book.get(self.token) if book is not None else None
         if book is None or pending is None:

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 
 from bot.config import FeltConfig
-from bot.discord.errors import ErrorRouter, StartupError
+from bot.discord.errors import ErrorRouter, StartupError, describe_storage_refusal
 from storage import (
     AlreadySeated,
     BalanceLimitExceeded,
@@ -73,7 +73,7 @@ STORAGE_REFUSALS: tuple[type[StorageError], ...] = (
     SeasonResetBlocked,
     UnknownSeason,
 )
-"""Storage errors caused by what the member asked, whose messages are written for them.
+"""Storage errors caused by what the member asked, worded for them by ``describe_storage_refusal``.
 
 Not here: ``DatabaseProblem`` (the database itself failing: the member gets the apology with an
 error id and the log gets the traceback), and the errors a game host only raises when it has a
@@ -84,7 +84,7 @@ bug (``StackMismatch``, ``InvalidSettlement``, ``AlreadySettled``, ``HandInProgr
 def register_storage_refusals(router: ErrorRouter) -> None:
     """Show storage's user-facing refusals as short ephemeral messages."""
     for error_type in STORAGE_REFUSALS:
-        router.register_refusal(error_type)
+        router.register_refusal(error_type, describe_storage_refusal)
 
 
 def economy_defaults(config: FeltConfig) -> EconomySettings:

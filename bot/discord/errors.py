@@ -16,12 +16,33 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
 
-from bot.discord.replies import send_ephemeral
+from bot.discord.replies import Interaction, send_ephemeral
+from storage import (
+    AlreadySeated,
+    BalanceLimitExceeded,
+    DailyAlreadyClaimed,
+    DailyDisabled,
+    EmptySeat,
+    IdempotencyConflict,
+    InsufficientChips,
+    InvalidTransfer,
+    NotInRound,
+    SeasonResetBlocked,
+    SeatInHand,
+    SeatTaken,
+    TableClosed,
+    TransfersDisabled,
+    UnknownAccount,
+    UnknownHand,
+    UnknownRound,
+    UnknownSeason,
+    UnknownTable,
+)
 
 _log = logging.getLogger("felt.discord.errors")
 
@@ -73,6 +94,18 @@ def new_error_id() -> str:
 RefusalRenderer = Callable[[BaseException], str]
 
 
+@runtime_checkable
+class ErrorRoutingClient(Protocol):
+    """What answering errors needs of the client an interaction arrived on (``FeltBot`` is one).
+
+    The tree, views, modals and ``DynamicItem`` callbacks reach the bot only through this, so they
+    need not import the bot (which imports them).
+    """
+
+    error_router: ErrorRouter
+    shutting_down: bool
+
+
 class ErrorRouter:
     """Decides what a member sees for an error, logs it, and answers the interaction."""
 
@@ -102,7 +135,7 @@ class ErrorRouter:
         return APOLOGY.format(error_id=error_id), error_id
 
     async def handle(
-        self, interaction: discord.Interaction[Any], error: BaseException, *, where: str
+        self, interaction: Interaction, error: BaseException, *, where: str
     ) -> str | None:
         """Log ``error`` and answer ``interaction``; returns the error id, if one was made."""
         message, error_id = self.message_for(error)
@@ -137,6 +170,57 @@ class ErrorRouter:
                 },
             )
         return error_id
+
+
+def describe_storage_refusal(error: BaseException) -> str:
+    """A storage refusal worded for the member, from its ids and amounts (Discord markup)."""
+    match error:
+        case InsufficientChips(user_id=None, needed=needed, available=available):
+            return f"Not enough chips: there are {available:,}, and this needs {needed:,}."
+        case InsufficientChips(user_id=user_id, needed=needed, available=available):
+            return f"Not enough chips: <@{user_id}> has {available:,}, and this needs {needed:,}."
+        case UnknownAccount(user_id=user_id):
+            return f"<@{user_id}> does not have any chips here yet."
+        case BalanceLimitExceeded(limit=limit):
+            return f"That would take a balance beyond the limit of {limit:,} chips."
+        case IdempotencyConflict():
+            return "This request was already used for something else; please try the command again."
+        case TransfersDisabled():
+            return "Chip transfers are turned off in this server."
+        case InvalidTransfer():
+            return "You cannot send chips to yourself."
+        case DailyAlreadyClaimed(next_claim_at=next_claim_at):
+            opens = int(next_claim_at.timestamp())
+            return f"You already claimed today's chips. The next claim opens <t:{opens}:R>."
+        case DailyDisabled():
+            return "The daily bonus is turned off in this server."
+        case UnknownTable(table_id=table_id):
+            return f"Table {table_id} does not exist."
+        case TableClosed():
+            return "This table is closed."
+        case SeatTaken(seat_no=seat_no):
+            return f"Seat {seat_no} is taken."
+        case AlreadySeated(seat_no=seat_no):
+            return f"You are already sitting at this table, in seat {seat_no}."
+        case EmptySeat(seat_no=seat_no):
+            return f"Nobody is sitting in seat {seat_no}."
+        case SeatInHand(seat_no=seat_no, hand_id=hand_id):
+            return f"Seat {seat_no} is playing hand #{hand_id}; chips can move once it is over."
+        case UnknownHand(hand_id=hand_id):
+            return f"There is no hand #{hand_id} at this table."
+        case UnknownRound(round_id=round_id):
+            return f"Blackjack round {round_id} does not exist."
+        case NotInRound(user_id=user_id, round_id=round_id):
+            return f"<@{user_id}> has no bet in blackjack round {round_id}."
+        case SeasonResetBlocked(seats=seats, rounds=rounds):
+            return (
+                f"Balances cannot be reset while chips are in play ({seats} occupied seat(s) at "
+                f"tables, {rounds} unfinished blackjack round(s)). Close the tables first."
+            )
+        case UnknownSeason(number=number):
+            return f"There is no season {number} in this server."
+    # InvalidAmount and InvalidSetting name the value and its range in plain words already.
+    return str(error)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -189,7 +273,7 @@ def _permission_names(names: list[str]) -> str:
     return " and ".join(name.replace("_", " ").replace("guild", "server").title() for name in names)
 
 
-def interaction_context(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+def interaction_context(interaction: Interaction) -> dict[str, Any]:
     """The interaction's identifying facts, as structured log fields."""
     context: dict[str, Any] = {
         "interaction_id": interaction.id,

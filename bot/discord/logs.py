@@ -6,16 +6,19 @@ Code logs the message for people and the facts as ``extra`` fields::
 
 The text format appends them as ``key=value``; the JSON format makes them keys of the object.
 ``[logging] level`` applies to Felt's loggers (everything but discord.py's), ``discord_level``
-to discord.py's.
+to discord.py's. discord.py's network errors are logged in one line, without their traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
 import logging
 import sys
 from typing import Any, TextIO
+
+import aiohttp
 
 from bot.config import LogFormat, LoggingConfig
 
@@ -83,6 +86,7 @@ def configure_logging(config: LoggingConfig, *, stream: TextIO | None = None) ->
     else:
         handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if config.format is LogFormat.JSON else TextFormatter())
+    handler.addFilter(NetworkErrorsInOneLine())
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(config.level.value)
@@ -98,3 +102,21 @@ class _VoiceWarningFilter(logging.Filter):
 
 
 _VOICE_WARNING_FILTER = _VoiceWarningFilter()
+
+
+NETWORK_ERRORS = (OSError, asyncio.TimeoutError, aiohttp.ClientError)
+
+
+class NetworkErrorsInOneLine(logging.Filter):
+    """discord.py logs each failed connection attempt with a traceback, every few seconds while
+    Discord is unreachable. For a network error the error's own line says everything, so its
+    records keep the message and the error, without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if record.name.startswith("discord.") and isinstance(error, NETWORK_ERRORS):
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True

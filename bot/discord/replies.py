@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -19,9 +19,15 @@ _log = logging.getLogger("felt.discord.replies")
 
 T = TypeVar("T")
 
+Interaction = discord.Interaction[discord.Client]
+"""An interaction on any client: the helpers of the front need nothing of Felt's own bot."""
+
 
 async def acknowledge(
-    interaction: discord.Interaction[Any], *, ephemeral: bool = False, thinking: bool = False
+    interaction: Interaction,
+    *,
+    ephemeral: bool = False,
+    thinking: bool = False,
 ) -> bool:
     """Defer ``interaction`` unless it was already answered; True if this call deferred it.
 
@@ -45,7 +51,7 @@ def defer_first(*, ephemeral: bool = False) -> Callable[[T], T]:
     place it above the command's other checks so refusals from those stay un-deferred.
     """
 
-    async def predicate(interaction: discord.Interaction[Any]) -> bool:
+    async def predicate(interaction: Interaction) -> bool:
         await acknowledge(interaction, ephemeral=ephemeral, thinking=True)
         return True
 
@@ -53,7 +59,7 @@ def defer_first(*, ephemeral: bool = False) -> Callable[[T], T]:
 
 
 async def send_ephemeral(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     content: str | None = None,
     *,
     embed: discord.Embed | None = None,

@@ -1,84 +1,177 @@
-"""Running the bot in a process: endpoints, signals, and startup failures as one line each."""
+"""Running the bot in a process: endpoints, a bounded connection, and every failure as one line.
+
+``felt run`` connects in two steps, each bounded by ``[discord] connect_timeout_seconds``: the
+login (REST: the bot user, the application, the command sync) and the gateway (until the first
+shard's READY). Once connected, discord.py reconnects the gateway and retries 5xx answers itself
+(``bot.discord.client`` adds 503). A failure before that is a ``StartupError`` of one line.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import signal
 from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.cli.signals import StopSignals
 from bot.config import FeltConfig
 from bot.discord.client import FeltBot, apply_endpoints, create_bot
 from bot.discord.errors import StartupError
 
 _log = logging.getLogger("felt.discord.runner")
 
-HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+JSON_TYPE = "application/json"
+QUOTE_LIMIT = 100
+"""At most this many characters of what the other side said are quoted in a line."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignAnswer:
+    """A REST answer that is not Discord's JSON (a proxy's HTML page, a captive portal)."""
+
+    status: int
+    content_type: str
+
+
+class AnswerWatch:
+    """Remembers the first REST answer that had content but was not JSON."""
+
+    def __init__(self) -> None:
+        self.foreign: ForeignAnswer | None = None
+        self.trace = aiohttp.TraceConfig()
+        self.trace.on_request_end.append(self._on_request_end)
+
+    async def _on_request_end(
+        self,
+        _session: aiohttp.ClientSession,
+        _context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        response = params.response
+        # A 5xx page is Cloudflare's passing trouble, retried; anything else not JSON means the
+        # address does not lead to Discord's API.
+        status, content_type = response.status, response.content_type
+        if self.foreign is None and status != 204 and status < 500 and content_type != JSON_TYPE:
+            self.foreign = ForeignAnswer(status, content_type)
 
 
 async def run_bot(
-    config: FeltConfig, *, factory: Callable[..., FeltBot] = create_bot, **options: Any
+    config: FeltConfig,
+    *,
+    signals: StopSignals | None = None,
+    factory: Callable[..., FeltBot] = create_bot,
+    **options: Any,
 ) -> int:
-    """Run until SIGINT/SIGTERM (graceful, exit code 0) or a fatal error (``StartupError``).
+    """Connect and run until SIGINT/SIGTERM (exit code 0) or a failure (``StartupError``).
 
-    The first signal starts the graceful shutdown (games finish or are voided); a second one
-    closes the connection at once.
+    The first signal, at any moment, starts the graceful shutdown (games finish or are voided);
+    a second one closes the connection at once.
     """
     if not config.token:
         raise StartupError("no Discord token")
     restore = apply_endpoints(config.discord)
-    bot = factory(config, **options)
-    loop = asyncio.get_running_loop()
-    pending: set[asyncio.Task[None]] = set()
-
-    def on_signal(name: str) -> None:
-        if bot.shutting_down:
-            _log.warning("second %s: closing now", name)
-            task = loop.create_task(bot.close())
-        else:
-            _log.info("received %s", name)
-            task = loop.create_task(bot.shutdown(name))
-        pending.add(task)
-        task.add_done_callback(pending.discard)
-
-    installed = []
-    for handled in HANDLED_SIGNALS:
-        try:
-            loop.add_signal_handler(handled, on_signal, handled.name)
-            installed.append(handled)
-        except (NotImplementedError, RuntimeError):  # not the main thread, or Windows
-            pass
+    watch = AnswerWatch()
+    bot = factory(config, http_trace=watch.trace, **options)
     try:
-        async with bot:
-            await bot.start(config.token)
-        if pending:
-            await asyncio.gather(*pending, return_exceptions=True)
-    except discord.LoginFailure:
-        raise StartupError(
-            "Discord refused the token (401 Unauthorized): check DISCORD_TOKEN or [discord] token"
-        ) from None
-    except discord.PrivilegedIntentsRequired as error:
-        raise StartupError(f"Discord refused the gateway intents: {error}") from None
-    except aiohttp.ClientConnectorError as error:
-        raise StartupError(
-            f"cannot reach Discord at {config.discord.api_base_url}: {error.os_error}"
-        ) from None
-    except discord.ConnectionClosed as error:
-        raise StartupError(f"the gateway closed the connection (code {error.code})") from None
-    except discord.HTTPException as error:
-        raise StartupError(
-            f"Discord answered {error.status} while starting: {error.text}"
-        ) from None
-    except commands.ExtensionError as error:
-        cause = error.__cause__ or error
-        raise StartupError(f"cannot load {error.name}: {cause}") from None
+        with contextlib.ExitStack() as stack:
+            if signals is None:  # not started by `felt run`: handle the signals here
+                signals = stack.enter_context(StopSignals())
+            stack.enter_context(signals.attached(bot))
+            async with bot:
+                try:
+                    await connect(bot, config)
+                except Exception as error:
+                    if not bot.shutting_down:
+                        raise StartupError(describe_failure(error, config, watch)) from error
+                    # A signal closed the connection under the startup: that is a clean stop.
+                    _log.debug("startup ended by the shutdown: %r", error)
+                await signals.finished()
     finally:
-        for handled in installed:
-            loop.remove_signal_handler(handled)
         restore()
     return 0
+
+
+async def connect(bot: FeltBot, config: FeltConfig) -> None:
+    """Log in, connect the gateway, and run until the bot is closed; each step bounded."""
+    discord_config = config.discord
+    timeout = discord_config.connect_timeout_seconds
+    _log.info(
+        "connecting to Discord at %s",
+        discord_config.api_base_url,
+        extra={"gateway_url": discord_config.gateway_url, "timeout_seconds": timeout},
+    )
+    try:
+        async with asyncio.timeout(timeout):
+            await bot.login(config.token)
+    except TimeoutError:
+        raise StartupError(
+            f"Discord at {discord_config.api_base_url} did not answer within {timeout:g} s"
+        ) from None
+    connection = asyncio.create_task(bot.connect())
+    connected = asyncio.create_task(bot.wait_for("connect"))
+    done, _pending = await asyncio.wait(
+        {connection, connected}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+    )
+    connected.cancel()
+    if not done:
+        connection.cancel()
+        await asyncio.gather(connection, return_exceptions=True)
+        raise StartupError(
+            f"the Discord gateway at {discord_config.gateway_url} did not let the bot in "
+            f"within {timeout:g} s"
+        )
+    _log.debug("gateway connected")
+    await connection
+
+
+def describe_failure(error: BaseException, config: FeltConfig, watch: AnswerWatch) -> str:
+    """One line for an operator: what failed while connecting, and what to check."""
+    base = config.discord.api_base_url
+    if isinstance(error, StartupError):
+        return str(error)
+    if watch.foreign is not None:
+        answer = watch.foreign
+        return (
+            f"{base} answered {answer.status} with {answer.content_type or 'no content type'}, "
+            "not Discord's JSON: check [discord] api_base_url (a proxy or a wrong address?)"
+        )
+    match error:
+        case discord.LoginFailure():
+            return (
+                "Discord refused the token (401 Unauthorized): check DISCORD_TOKEN or "
+                "[discord] token"
+            )
+        case discord.PrivilegedIntentsRequired():
+            return f"Discord refused the gateway intents: {error}"
+        case aiohttp.ClientConnectorError():
+            return f"cannot reach Discord at {base}: {error.os_error}"
+        case TimeoutError():
+            return f"Discord at {base} stopped answering while the bot was connecting"
+        case aiohttp.ServerDisconnectedError() | aiohttp.ClientOSError():
+            return f"the connection to Discord at {base} was cut: {error}"
+        case aiohttp.ClientError() | OSError():
+            return f"cannot talk to Discord at {base}: {error}"
+        case discord.GatewayNotFound():
+            return f"Discord at {base} did not give a gateway address"
+        case discord.ConnectionClosed():
+            return f"the gateway closed the connection (code {error.code})"
+        case discord.HTTPException():
+            return f"Discord answered {error.status} while starting: {shorten(error.text)}"
+        case commands.ExtensionError():
+            cause = error.__cause__ or error
+            return f"cannot load {error.name}: {cause}"
+    _log.error("unexpected failure while connecting", exc_info=error)
+    return f"unexpected failure while connecting to Discord ({type(error).__name__}); see the log"
+
+
+def shorten(text: str) -> str:
+    """``text`` on one line, cut to ``QUOTE_LIMIT`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_LIMIT else flat[: QUOTE_LIMIT - 1] + "…"

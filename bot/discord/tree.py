@@ -10,37 +10,34 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.errors import ErrorRouter, ShuttingDown
-
-if TYPE_CHECKING:
-    from bot.discord.client import FeltBot
+from bot.discord.errors import ErrorRouter, ErrorRoutingClient, ShuttingDown
+from bot.discord.replies import Interaction
 
 _log = logging.getLogger("felt.discord.tree")
 _FALLBACK_ROUTER = ErrorRouter()
 
 
-def router_for(interaction: discord.Interaction[Any]) -> ErrorRouter:
+def router_for(interaction: Interaction) -> ErrorRouter:
     """The error router of the bot that received ``interaction``."""
-    router = getattr(interaction.client, "error_router", None)
-    return router if isinstance(router, ErrorRouter) else _FALLBACK_ROUTER
+    client = interaction.client
+    return client.error_router if isinstance(client, ErrorRoutingClient) else _FALLBACK_ROUTER
 
 
-class FeltCommandTree(app_commands.CommandTree["FeltBot"]):
+class FeltCommandTree(app_commands.CommandTree[discord.Client]):
     """Routes command errors to the error router and refuses new commands during shutdown."""
 
-    async def interaction_check(self, interaction: discord.Interaction[FeltBot]) -> bool:
-        if getattr(interaction.client, "shutting_down", False):
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        client = interaction.client
+        if isinstance(client, ErrorRoutingClient) and client.shutting_down:
             raise ShuttingDown()
         return True
 
-    async def on_error(
-        self, interaction: discord.Interaction[FeltBot], error: app_commands.AppCommandError
-    ) -> None:
+    async def on_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         command = interaction.command
         where = f"/{command.qualified_name}" if command is not None else "a command"
         await router_for(interaction).handle(interaction, error, where=where)
@@ -51,7 +48,7 @@ class FeltView(discord.ui.View):
 
     async def on_error(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         error: Exception,
         item: discord.ui.Item[Any],
     ) -> None:
@@ -65,7 +62,7 @@ class FeltModal(discord.ui.Modal):
     """A modal whose submit errors are answered like command errors."""
 
     async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], error: Exception, /
+        self, interaction: Interaction, error: Exception, /
     ) -> None:
         await router_for(interaction).handle(
             interaction, error, where=f"modal {type(self).__name__}"
@@ -73,7 +70,7 @@ class FeltModal(discord.ui.Modal):
 
 
 @contextlib.asynccontextmanager
-async def route_errors(interaction: discord.Interaction[Any], where: str) -> AsyncIterator[None]:
+async def route_errors(interaction: Interaction, where: str) -> AsyncIterator[None]:
     """Answer any error raised in the block like a command error.
 
     For ``DynamicItem.callback`` (persistent buttons that survive restarts), whose exceptions

@@ -33,7 +33,6 @@ from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import seat_label, table_view
 from bot.render.models import BlackjackHandView
 from bot.tables.clock import AsyncioScheduler
-from bot.tables.errors import TableError
 from bot.terminal.commands import (
     BLACKJACK_HELP,
     Bet,
@@ -47,6 +46,7 @@ from bot.terminal.commands import (
     parse_blackjack,
 )
 from bot.terminal.lines import EndOfInput, Line
+from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import Inbox, Interrupted
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
 from bot.terminal.wallet import BLACKJACK_CHANNEL_ID, LOCAL_USER_ID, balance
@@ -276,8 +276,8 @@ async def auto_round(
     try:
         try:
             await table.bet(LOCAL_USER_ID, options.name, options.bet)
-        except TableError as error:
-            console.print(f"No round: {error}", style="bold red")
+        except REFUSALS as error:
+            console.print(f"No round: {refusal_text(error)}", style="bold red")
             return 2
         await table.deal_now(LOCAL_USER_ID)
         while screen.finished is None:
@@ -376,7 +376,7 @@ class _BlackjackSession:
         try:
             command = parse_blackjack(text, legal)
         except InputError as error:
-            self._refuse(str(error))
+            self._refuse(refusal_text(error))
             return
         match command:
             case Quit():
@@ -397,8 +397,8 @@ class _BlackjackSession:
             case Hint():
                 try:
                     advice = self.table.hint(LOCAL_USER_ID)
-                except TableError as error:
-                    self._refuse(str(error))
+                except REFUSALS as error:
+                    self._refuse(refusal_text(error))
                 else:
                     self.console.print(f"Basic strategy: {advice.text}")
                     self.screen.prompt()
@@ -408,8 +408,8 @@ class _BlackjackSession:
                 assert turn is not None
                 try:
                     await self.table.act(LOCAL_USER_ID, turn.round_id, turn.step, action)
-                except TableError as error:
-                    self._refuse(str(error))
+                except REFUSALS as error:
+                    self._refuse(refusal_text(error))
 
     async def bet(self, amount: int) -> None:
         if self.in_round:
@@ -417,8 +417,8 @@ class _BlackjackSession:
             return
         try:
             await self.table.bet(LOCAL_USER_ID, self.options.name, amount)
-        except TableError as error:
-            self._refuse(str(error))
+        except REFUSALS as error:
+            self._refuse(refusal_text(error))
             return
         self.in_round = True
         await self.table.deal_now(LOCAL_USER_ID)

@@ -56,6 +56,7 @@ from bot.terminal.commands import (
     parse_holdem,
 )
 from bot.terminal.lines import EndOfInput, Line
+from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import HurryingScheduler, Inbox, Interrupted
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
 from bot.terminal.wallet import HOLDEM_CHANNEL_ID, LOCAL_USER_ID, balance
@@ -368,8 +369,8 @@ async def play_holdem(
     try:
         try:
             await table.join(LOCAL_USER_ID, options.name, options.buy_in)
-        except TableError as error:
-            console.print(f"You cannot sit down: {error}", style="bold red")
+        except REFUSALS as error:
+            console.print(f"You cannot sit down: {refusal_text(error)}", style="bold red")
             await table.close("the player could not sit down")
             return 2
         inbox.start_reading()
@@ -422,7 +423,7 @@ class _HoldemSession:
         try:
             command = parse_holdem(text, turn.legal if turn is not None else None)
         except InputError as error:
-            self._refuse(str(error))
+            self._refuse(refusal_text(error))
             return
         match command:
             case Quit():
@@ -438,21 +439,21 @@ class _HoldemSession:
             case Rebuy(amount=amount):
                 try:
                     added = await self.table.rebuy(LOCAL_USER_ID, amount)
-                except TableError as error:
-                    self._refuse(str(error))
+                except REFUSALS as error:
+                    self._refuse(refusal_text(error))
                 else:
                     self.console.print(f"Added {chips(added)} chips.")
             case Back():
                 try:
                     await self.table.back(LOCAL_USER_ID)
-                except TableError as error:
-                    self._refuse(str(error))
+                except REFUSALS as error:
+                    self._refuse(refusal_text(error))
             case PlayHoldem(action=action):
                 assert turn is not None
                 try:
                     await self.table.act(LOCAL_USER_ID, turn.hand_id, turn.action_count, action)
-                except TableError as error:
-                    self._refuse(str(error))
+                except REFUSALS as error:
+                    self._refuse(refusal_text(error))
 
     async def leave(self) -> None:
         """Cash out now between hands; in a hand, fold and cash out when it ends."""
@@ -463,8 +464,8 @@ class _HoldemSession:
         self.scheduler.hurry()
         try:
             left = await self.table.leave(LOCAL_USER_ID)
-        except TableError as error:
-            self._refuse(str(error))
+        except REFUSALS as error:
+            self._refuse(refusal_text(error))
             return
         if not left:
             self.console.print("Until then you check when it is free, else fold.", style="dim")

@@ -244,7 +244,7 @@ async def test_join_round_moves_the_opening_bet_now(storage: Storage, state) -> 
     again = await storage.join_round(opened.round_id, BOB, 40, key="bob-joins")
     assert again.bets == joined.bets  # the same key applies once
     before = state()
-    with pytest.raises(InvalidArgument, match="already have a bet"):
+    with pytest.raises(InvalidArgument, match="already has a bet"):
         await storage.join_round(opened.round_id, BOB, 10, key="bob-again")
     with pytest.raises(InsufficientChips):
         await storage.join_round(opened.round_id, CAROL, 5_000, key="carol")

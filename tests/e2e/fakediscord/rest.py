@@ -237,6 +237,21 @@ class RestApi:
                     raise ApiFailure(401, 0, "401: Unauthorized")
                 if request.body_exists:
                     await self._read_body(context)
+                fault = fake.faults.take(route_key)
+                if fault is not None:
+                    fake.record(
+                        RecordedRequest(
+                            method=request.method,
+                            route=route_key,
+                            path=request.path_qs,
+                            status=fault.status,
+                            code=0,
+                            body=context.body,
+                            files=(),
+                            at=fake.clock.now(),
+                        )
+                    )
+                    return fault.response()
                 major = _major_parameter(request)
                 decision = fake.rate_limiter.check(
                     route_key, major, counts_globally=counts_globally

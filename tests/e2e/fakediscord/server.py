@@ -19,6 +19,7 @@ from aiohttp import web
 
 from . import limits
 from .clock import FakeClock
+from .faults import ServerFaults
 from .gateway import Gateway
 from .model import (
     DISCORD_EPOCH_MS,
@@ -127,6 +128,8 @@ class FakeDiscord:
 
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
+        self.faults = ServerFaults()
+        """Server errors still to answer (``fail_next``), and those answered."""
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -980,6 +983,14 @@ class FakeDiscord:
     async def drop_connection(self, shard_id: int | None = None) -> None:
         """Close the gateway socket abruptly; the bot should reconnect and RESUME."""
         await self.gateway.drop_connection(shard_id)
+
+    # ----- REST faults -------------------------------------------------------------------------
+
+    def fail_next(self, *statuses: int, route: str | None = None) -> None:
+        """Answer the next requests (on ``route``, a template such as ``"PATCH
+        /channels/{channel_id}/messages/{message_id}"``, or on any route) with these server
+        errors, one request each, in order."""
+        self.faults.add(statuses, route)
 
 
 def _wake(waiters: Iterable[Waiter]) -> None:
