@@ -7,8 +7,10 @@ import random
 
 import pytest
 
+from engine.cards import parse_cards
 from engine.holdem import (
     Action,
+    ActionNotAllowedError,
     BoardDealt,
     Call,
     Check,
@@ -22,8 +24,10 @@ from engine.holdem import (
     PotAwarded,
     RaiseTo,
     Show,
+    ShowdownMode,
     Stakes,
     Street,
+    stacked_deck,
 )
 
 
@@ -162,3 +166,26 @@ def test_hand_complete_at_construction_is_settled_with_nobody_to_act(
     assert ended.stacks == hand.stacks
     with pytest.raises(HandCompleteError):
         hand.act(0, Check())
+
+
+def test_manual_showdown_turn_offers_only_show_and_muck() -> None:
+    deck = stacked_deck([parse_cards("AsAd"), parse_cards("KsKd")], parse_cards("2c7c9h Jd 3s"))
+    hand = Hand(Stakes.standard(2, 1, 2), [100, 100], deck=deck, showdown=ShowdownMode.MANUAL)
+    while (turn := hand.turn) is not None and not turn.at_showdown:
+        hand.act(turn.player, Check() if turn.can_check else Call())
+    turn = hand.turn
+    assert turn is not None
+    assert turn.at_showdown
+    assert turn.allows(Show())
+    assert turn.allows(Muck())
+    assert not turn.allows(Check())
+    with pytest.raises(ActionNotAllowedError, match="only show or muck"):
+        hand.act(turn.player, Check())
+    hand.act(turn.player, Show())
+    last = hand.turn
+    assert last is not None
+    assert last.player != turn.player
+    assert last.can_muck  # still sharing the pot with the shown hand, so free to concede it
+    hand.act(last.player, Muck())
+    assert hand.is_complete
+    assert hand.turn is None
