@@ -53,7 +53,8 @@ class Phase(StrEnum):
     """Where a round is."""
 
     READY = "ready"
-    """Bets are in; the cards are not dealt yet."""
+    """Bets are in; the cards are not dealt yet. A ``Round`` deals as it is constructed, so it is
+    never seen in one; table hosts use it for the betting window before a round exists."""
     INSURANCE = "insurance"
     """The dealer shows an ace: seats decide on insurance or even money, in any order."""
     PLAYERS = "players"
