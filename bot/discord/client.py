@@ -33,7 +33,7 @@ from discord.http import Route
 from bot.config import DISCORD_GATEWAY_URL, DiscordConfig, FeltConfig
 from bot.discord.confirm import Confirmations, ConfirmButton
 from bot.discord.database import register_storage_refusals
-from bot.discord.errors import ErrorRouter
+from bot.discord.errors import ErrorRouter, StartupError
 from bot.discord.sync import SyncOutcome, sync_commands, sync_state_path
 from bot.discord.tree import FeltCommandTree
 from storage import RecoveryReport, Storage
@@ -145,6 +145,8 @@ class FeltBot(commands.AutoShardedBot):
         self.recovery = recovery
         self.confirmations = Confirmations(clock)
         self.shutting_down = False
+        self.logged_in = asyncio.Event()
+        """Set once Discord answered the login, before the cogs load and the commands sync."""
         self.sync_outcomes: list[SyncOutcome] = []
         self._extension_names = discover_extensions() if extensions is None else tuple(extensions)
         self._cog_factories = tuple(cogs)
@@ -203,6 +205,9 @@ class FeltBot(commands.AutoShardedBot):
     # ----- startup -----------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        # Discord has answered the login (user, application): what follows is loading cogs here,
+        # which takes what it takes, then the command sync, which is bounded on its own.
+        self.logged_in.set()
         self.add_dynamic_items(ConfirmButton)
         for name in self._extension_names:
             await self.load_extension(name)
@@ -210,12 +215,21 @@ class FeltBot(commands.AutoShardedBot):
             await self.add_cog(factory(self))
         application_id = self.application_id
         assert application_id is not None  # login fetched it
-        self.sync_outcomes = await sync_commands(
-            self.tree,
-            application_id,
-            self.config.discord,
-            sync_state_path(self.config.database.path),
-        )
+        discord_config = self.config.discord
+        timeout = discord_config.connect_timeout_seconds
+        try:
+            async with asyncio.timeout(timeout):
+                self.sync_outcomes = await sync_commands(
+                    self.tree,
+                    application_id,
+                    discord_config,
+                    sync_state_path(self.config.database.path),
+                )
+        except TimeoutError:
+            raise StartupError(
+                f"Discord at {discord_config.api_base_url} did not answer the command sync "
+                f"within {timeout:g} s"
+            ) from None
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         # Discord allows one IDENTIFY per 5 s per bucket; tests connect to a fake and skip it.

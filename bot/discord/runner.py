@@ -1,9 +1,10 @@
 """Running the bot in a process: endpoints, a bounded connection, and every failure as one line.
 
-``felt run`` connects in two steps, each bounded by ``[discord] connect_timeout_seconds``: the
-login (REST: the bot user, the application, the command sync) and the gateway (until the first
-shard's READY). Once connected, discord.py reconnects the gateway and retries 5xx answers itself
-(``bot.discord.client`` adds 503). A failure before that is a ``StartupError`` of one line.
+``felt run`` connects in steps, each bounded by ``[discord] connect_timeout_seconds``: the login
+(REST: the bot user and the application), the command sync (``FeltBot.setup_hook``, after the
+cogs load, which is not Discord's time), and the gateway (until the first shard's READY). Once
+connected, discord.py reconnects the gateway and retries 5xx answers itself (``FeltBot`` adds
+503). A failure before that is a ``StartupError`` of one line.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -107,28 +108,45 @@ async def connect(bot: FeltBot, config: FeltConfig) -> None:
         discord_config.api_base_url,
         extra={"gateway_url": discord_config.gateway_url, "timeout_seconds": timeout},
     )
-    try:
-        async with asyncio.timeout(timeout):
-            await bot.login(config.token)
-    except TimeoutError:
-        raise StartupError(
-            f"Discord at {discord_config.api_base_url} did not answer within {timeout:g} s"
-        ) from None
-    connection = asyncio.create_task(bot.connect())
-    connected = asyncio.create_task(bot.wait_for("connect"))
-    done, _pending = await asyncio.wait(
-        {connection, connected}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+    login = asyncio.create_task(bot.login(config.token))
+    await bounded(
+        login,
+        bot.logged_in.wait(),
+        timeout,
+        f"Discord at {discord_config.api_base_url} did not answer within {timeout:g} s",
     )
-    connected.cancel()
-    if not done:
-        connection.cancel()
-        await asyncio.gather(connection, return_exceptions=True)
-        raise StartupError(
-            f"the Discord gateway at {discord_config.gateway_url} did not let the bot in "
-            f"within {timeout:g} s"
-        )
+    await login
+    connection = asyncio.create_task(bot.connect())
+    await bounded(
+        connection,
+        bot.wait_for("connect"),
+        timeout,
+        f"the Discord gateway at {discord_config.gateway_url} did not let the bot in "
+        f"within {timeout:g} s",
+    )
     _log.debug("gateway connected")
     await connection
+
+
+async def bounded(
+    work: asyncio.Task[None], milestone: Awaitable[object], seconds: float, late: str
+) -> None:
+    """Wait until ``milestone`` is reached or ``work`` ends, at most ``seconds``.
+
+    Past that ``work`` is cancelled and ``late`` becomes a ``StartupError``; if ``work``
+    ended first, its failure is raised.
+    """
+    reached = asyncio.ensure_future(milestone)
+    done, _pending = await asyncio.wait(
+        {work, reached}, timeout=seconds, return_when=asyncio.FIRST_COMPLETED
+    )
+    reached.cancel()
+    if not done:
+        work.cancel()
+        await asyncio.gather(work, return_exceptions=True)
+        raise StartupError(late)
+    if work in done and not reached.done():
+        work.result()
 
 
 def describe_failure(error: BaseException, config: FeltConfig, watch: AnswerWatch) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from fakediscord import FakeDiscord
+from fakediscord.faults import HANG
 from fakediscord.misbehaving import MisbehavingEndpoint, Misbehaviour
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -102,6 +103,26 @@ async def test_felt_run_reports_a_gateway_that_does_not_let_it_in_in_one_line(
     assert lines[-1] == (
         f"felt run: the Discord gateway at {gateway.ws_url} did not let the bot in within 2 s"
     )
+
+
+async def test_felt_run_reports_a_command_sync_that_never_answers_in_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake_discord.fail_next(HANG, route="PUT /applications/{application_id}/commands")
+    config = write_config(
+        tmp_path, api_base_url=fake_discord.api_base_url, gateway_url=fake_discord.gateway_url
+    )
+
+    process = await felt_run(config, fake_discord.token)
+    lines = await finish(process)
+
+    assert process.returncode == 1
+    assert_no_traceback(lines)
+    assert lines[-1] == (
+        f"felt run: Discord at {fake_discord.api_base_url} did not answer the command sync "
+        "within 2 s"
+    )
+    assert fake_discord.faults.served == [(HANG, "PUT /applications/{application_id}/commands")]
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])

@@ -1,4 +1,5 @@
-"""Server errors on demand: the next REST requests answered 500, 502 or 503 as Discord's edge does.
+"""Server errors on demand: the next REST requests answered 500, 502 or 503 as Discord's edge does,
+or never answered at all (``HANG``: an overloaded proxy that accepted the request).
 
 Discord's API answers a 500 with its JSON error body; a 502 comes from Cloudflare as an HTML
 page, and a 503 from the upstream proxy as plain text. A fault consumes one request (a retry is a
@@ -14,6 +15,9 @@ from collections import deque
 from dataclasses import dataclass
 
 from aiohttp import web
+
+HANG = 0
+"""A fault ``status`` that leaves the request unanswered until the fake stops."""
 
 BODIES: dict[int, tuple[str, bytes]] = {
     500: (
@@ -43,7 +47,7 @@ class ServerFault:
         return self.route is None or self.route == route_key
 
     def response(self) -> web.Response:
-        content_type, body = BODIES[self.status]
+        content_type, body = BODIES.get(self.status, BODIES[503])
         return web.Response(body=body, status=self.status, headers={"Content-Type": content_type})
 
 
@@ -57,7 +61,7 @@ class ServerFaults:
 
     def add(self, statuses: tuple[int, ...], route: str | None) -> None:
         for status in statuses:
-            if status not in BODIES:
+            if status not in BODIES and status != HANG:
                 raise ValueError(f"no canned answer for status {status}")
             self._pending.append(ServerFault(status, route))
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import BodyPartReader, web
 
 from . import limits
+from .faults import HANG
 from .model import (
     ChannelKind,
     FakeAttachment,
@@ -251,6 +252,8 @@ class RestApi:
                             at=fake.clock.now(),
                         )
                     )
+                    if fault.status == HANG:
+                        await fake.stopping.wait()
                     return fault.response()
                 major = _major_parameter(request)
                 decision = fake.rate_limiter.check(

@@ -129,6 +129,7 @@ class FakeDiscord:
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
         self.faults = ServerFaults()
+        self.stopping = asyncio.Event()
         """Server errors still to answer (``fail_next``), and those answered."""
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -149,6 +150,7 @@ class FakeDiscord:
         return self
 
     async def stop(self) -> None:
+        self.stopping.set()  # hung requests (``fail_next(HANG)``) end now
         for waiter in [*self._waiters, *(w for ws in self._keyed_waiters.values() for w in ws)]:
             if not waiter.future.done():
                 waiter.future.cancel()
@@ -989,7 +991,7 @@ class FakeDiscord:
     def fail_next(self, *statuses: int, route: str | None = None) -> None:
         """Answer the next requests (on ``route``, a template such as ``"PATCH
         /channels/{channel_id}/messages/{message_id}"``, or on any route) with these server
-        errors, one request each, in order."""
+        errors, one request each, in order; ``faults.HANG`` never answers."""
         self.faults.add(statuses, route)
 
 
