@@ -16,7 +16,8 @@ import discord
 
 from bot.discord.kept_messages import storage_of
 from bot.discord.pacing import Pacer
-from bot.discord.table_channel import POST_LINGER_SECONDS, TableChannel, TableLook, TablePayload
+from bot.discord.table_channel import POST_LINGER_SECONDS, TableChannel
+from bot.discord.table_look import TableLook, TablePayload
 from bot.discord.workers import Sleep
 from storage import Game
 

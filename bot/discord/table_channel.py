@@ -24,13 +24,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import dataclasses
 import io
 import logging
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic
 
 import aiohttp
 import discord
@@ -38,6 +37,7 @@ import discord
 from bot.discord.kept_messages import KeptMessages
 from bot.discord.pacing import ChannelBudget, Pacer, RequestKind
 from bot.discord.posts import Post, merge_posts
+from bot.discord.table_look import P, TableLook, render_off_loop, without_buttons
 from bot.discord.workers import Sleep, Workers
 from storage import Game, Storage
 
@@ -49,33 +49,6 @@ SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
 """What a Discord request may fail with and the channel survives (it logs and moves on)."""
 GONE = (discord.NotFound, discord.Forbidden)
 """A message that can no longer be edited: it is forgotten, not retried."""
-
-
-class TablePayload(Protocol):
-    """What a game's table message shows; two equal payloads need no edit."""
-
-    @property
-    def content(self) -> str: ...
-    @property
-    def buttons(self) -> tuple[Any, ...]: ...
-    @property
-    def view(self) -> Any: ...
-    @property
-    def alt_text(self) -> str: ...
-    def embed(self) -> discord.Embed: ...
-
-
-P = TypeVar("P", bound=TablePayload)
-
-
-@dataclass(frozen=True, slots=True)
-class TableLook:
-    """How a game's table messages are drawn and given buttons."""
-
-    render: Callable[[Any], bytes]
-    """The picture of a payload's ``view`` (PNG bytes; runs in a worker thread)."""
-    image_name: str
-    build_view: Callable[[list[Any]], discord.ui.View | None]
 
 
 @dataclass(slots=True)
@@ -104,15 +77,6 @@ class _Step:
     kind: RequestKind
     urgent: bool
     run: Callable[[], Any]
-
-
-def without_buttons(payload: P) -> P:
-    """``payload`` as an old table message shows it: no buttons, no turn line."""
-    return cast(P, dataclasses.replace(cast(Any, payload), content="", buttons=()))
-
-
-def with_content(payload: P, content: str) -> P:
-    return cast(P, dataclasses.replace(cast(Any, payload), content=content))
 
 
 class TableChannel(Generic[P]):
@@ -146,7 +110,10 @@ class TableChannel(Generic[P]):
         self._linger_until = 0.0
         self._messages: dict[Hashable, _Message[P]] = {}
         self._posts_since_message = 0
-        self._wakeup = asyncio.Event()
+        self._changes = asyncio.Event()
+        self._queue_changes = asyncio.Event()
+        """Set on changes to the post queue only: what wakes a worker waiting for the edit
+        budget (a table change cannot be sent sooner then, so it need not be looked at)."""
         self._busy = False
         self.requests = 0
         """Discord requests this channel made (posts and edits)."""
@@ -166,14 +133,14 @@ class TableChannel(Generic[P]):
         if not any(isinstance(item, Post) for item in self._posts):
             self._linger_until = self._now() + self._linger
         self._posts.append(post)
-        self.changed()
+        self.changed(queue=True)
 
     def show(self, key: Hashable, draft: Callable[[], P | None]) -> None:
         """Post a table message for ``key`` after what is queued; ``draft`` says what it shows
         (it is asked again before every request, so the latest state is what goes out)."""
         self._messages[key] = _Message(key, draft)
         self._posts.append(_NewMessage(key))
-        self.changed()
+        self.changed(queue=True)
 
     def finish(self, key: Hashable) -> None:
         """``key``'s message changes no more after what its draft says now (it is forgotten
@@ -197,10 +164,14 @@ class TableChannel(Generic[P]):
         found.final = True
         self.changed()
 
-    def changed(self) -> None:
-        """Something a table message shows (or the queue) changed: the worker looks again."""
-        self.workers.start(channel=self._work)
-        self._wakeup.set()
+    def changed(self, *, queue: bool = False) -> None:
+        """Something a table message shows (or, with ``queue``, the post queue) changed: the
+        worker looks again."""
+        if not self.workers.running:
+            self.workers.start(channel=self._work)
+        self._changes.set()
+        if queue:
+            self._queue_changes.set()
 
     def message_id(self, key: Hashable) -> int | None:
         found = self._messages.get(key)
@@ -300,12 +271,7 @@ class TableChannel(Generic[P]):
                 continue  # planning found messages that are done: storage hears it first
             if step is None or wait > 0:
                 self.workers.wake()
-                self._wakeup.clear()
-                if step is None:
-                    await self._wakeup.wait()
-                else:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wakeup.wait(), wait)
+                await self._pause(None if step is None else wait)
                 continue
             await self._pacer.acquire(urgent=step.urgent)
             # The bot-wide wait may have been long: plan again, and build what is due now.
@@ -320,6 +286,18 @@ class TableChannel(Generic[P]):
             finally:
                 self._budget.answered(stamp)
                 self._busy = False
+
+    async def _pause(self, seconds: float | None) -> None:
+        """Wait for a change that may be sent sooner, or ``seconds`` (None: for any change)."""
+        edits_now = self._budget.ready_in(RequestKind.EDIT) <= 0
+        event = self._changes if seconds is None or edits_now else self._queue_changes
+        self._changes.clear()
+        self._queue_changes.clear()
+        if seconds is None:
+            await event.wait()
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), seconds)
 
     def _worker_failed(self) -> None:
         self._busy = False
@@ -468,17 +446,6 @@ class TableChannel(Generic[P]):
         return discord.File(
             io.BytesIO(image), filename=self._look.image_name, description=payload.alt_text
         )
-
-
-async def render_off_loop(
-    executor: Executor | None, render: Callable[[Any], bytes], argument: Any
-) -> bytes | None:
-    """``render(argument)`` in a worker thread; None (and a log line) if it failed."""
-    try:
-        return await asyncio.get_running_loop().run_in_executor(executor, render, argument)
-    except Exception:
-        _log.exception("rendering failed; sending text only")
-        return None
 
 
 def _log_failure(what: str, error: BaseException, channel: TableChannel[Any]) -> None:

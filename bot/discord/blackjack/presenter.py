@@ -33,7 +33,8 @@ from bot.discord.blackjack.formatting import TablePayload
 from bot.discord.pacing import Pacer
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter
-from bot.discord.table_channel import POST_LINGER_SECONDS, TableLook
+from bot.discord.table_channel import POST_LINGER_SECONDS
+from bot.discord.table_look import TableLook
 from bot.discord.workers import Sleep
 from bot.render import render_blackjack_table
 from storage import Game

@@ -27,13 +27,8 @@ from bot.discord.holdem.formatting import TablePayload, table_payload
 from bot.discord.pacing import Pacer
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter
-from bot.discord.table_channel import (
-    POST_LINGER_SECONDS,
-    SEND_FAILURES,
-    TableLook,
-    render_off_loop,
-    with_content,
-)
+from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
+from bot.discord.table_look import TableLook, render_off_loop, with_content
 from bot.discord.workers import Sleep, Workers
 from bot.holdem.events import (
     ActionTaken,
