@@ -63,6 +63,8 @@ class _Message(Generic[P]):
     """Its post waits in the post queue."""
     final: bool = False
     """No change will come after what ``draft`` says: forget it once that is sent."""
+    picture: tuple[Any, bytes | None] | None = None
+    """A picture drawn for the next request (a view and its image), until it is sent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,8 @@ class _Step:
     kind: RequestKind
     urgent: bool
     run: Callable[[], Any]
+    message: _Message[Any] | None = None
+    """The table message it posts or edits (its picture is drawn before the bot-wide wait)."""
 
 
 class TableChannel(Generic[P]):
@@ -244,7 +248,8 @@ class TableChannel(Generic[P]):
             head = self._posts[0]
             if isinstance(head, _NewMessage):
                 ready = float("inf") if retiring else posts_in
-                steps.append((ready, _Step(RequestKind.POST, True, self._post_message)))
+                posted = self._messages.get(head.key)
+                steps.append((ready, _Step(RequestKind.POST, True, self._post_message, posted)))
             else:
                 ready = max(posts_in, self._linger_until - self._now())
                 steps.append((ready, _Step(RequestKind.POST, False, self._post_posts)))
@@ -258,7 +263,7 @@ class TableChannel(Generic[P]):
         return min(steps, key=lambda entry: entry[0])
 
     def _edit_step(self, found: _Message[P], *, urgent: bool) -> _Step:
-        return _Step(RequestKind.EDIT, urgent, lambda: self._edit(found))
+        return _Step(RequestKind.EDIT, urgent, lambda: self._edit(found), found)
 
     # ----- the worker --------------------------------------------------------------------------
 
@@ -273,6 +278,10 @@ class TableChannel(Generic[P]):
                 self.workers.wake()
                 await self._pause(None if step is None else wait)
                 continue
+            if step.message is not None:
+                # Drawn before the bot-wide wait, so that the request goes out when granted
+                # (drawing takes a while; grants must not bunch up behind it).
+                await self._draw(step.message)
             await self._pacer.acquire(urgent=step.urgent)
             # The bot-wide wait may have been long: plan again, and build what is due now.
             wait, step = self._plan()
@@ -352,7 +361,7 @@ class TableChannel(Generic[P]):
             if found.final:
                 self._drop(found)
             return
-        file = await self._render(payload)
+        file = await self._picture(found, payload)
         view = self._look.build_view(list(payload.buttons))
         embed = payload.embed()
         if file is None:
@@ -382,11 +391,7 @@ class TableChannel(Generic[P]):
             return
         file = None
         if previous is None or payload.view != previous.view:
-            file = await self._render(payload)
-            # The picture took a moment: send the latest text with it if the picture still holds.
-            latest = found.draft()
-            if latest is not None and latest.view == payload.view:
-                payload = latest
+            file = await self._picture(found, payload)
         options: dict[str, Any] = {"attachments": [file]} if file is not None else {}
         try:
             await (
@@ -439,8 +444,22 @@ class TableChannel(Generic[P]):
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
-    async def _render(self, payload: P) -> discord.File | None:
-        image = await render_off_loop(self._executor, self._look.render, payload.view)
+    async def _draw(self, found: _Message[P]) -> None:
+        """Draw the picture the next request of ``found`` will carry, if it needs a new one."""
+        payload = found.draft()
+        if payload is None or (found.sent is not None and payload.view == found.sent.view):
+            return
+        if found.picture is None or found.picture[0] != payload.view:
+            image = await render_off_loop(self._executor, self._look.render, payload.view)
+            found.picture = (payload.view, image)
+
+    async def _picture(self, found: _Message[P], payload: P) -> discord.File | None:
+        """The picture of ``payload`` as a file to send (drawn now unless it already was)."""
+        if found.picture is None or found.picture[0] != payload.view:
+            image = await render_off_loop(self._executor, self._look.render, payload.view)
+        else:
+            image = found.picture[1]
+        found.picture = None
         if image is None:
             return None
         return discord.File(
