@@ -25,6 +25,8 @@ from holdem_fixtures import (
 from bot.holdem.events import HandFinished, HandVoided, TableClosed
 from storage import HandStatus, Storage
 
+DM_CLOSED = "I cannot send you direct messages"
+
 
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
@@ -176,3 +178,31 @@ async def test_holdem_crash_mid_hand_recovery_voids_it_and_takes_the_old_buttons
     assert sum(a.balance for a in wallets if a is not None) == 2 * 1000 + net
     assert check_privacy(fake, merged([first, second])).problems == []
     assert fake.stats.rate_limited == 0 and fake.unacknowledged() == []
+
+
+def dm_notices(fake: FakeDiscord, world: World) -> int:
+    return sum(1 for m in fake.channel_messages(world.channel) if DM_CLOSED in m.content)
+
+
+async def test_holdem_restart_tells_a_member_with_closed_dms_once_per_table(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, members = fake_discord, [world.alice, world.bob]
+    fake.set_dms_open(world.bob, False)
+    first = await start_holdem()
+    await open_table(fake, world)
+    await first.play(members, until=lambda: first.hands_finished() >= 2)  # Bob plays hand 2
+    await fake.wait_until(lambda: dm_notices(fake, world) == 1, what="the DM notice")
+
+    await first.bot.shutdown()
+    second = await start_holdem()
+    await second.wait_host(lambda: second.table().hand_id is not None, "a hand after the restart")
+    dealt = second.table().hand_id
+    await second.play(
+        members, until=lambda: any(e.hand_id == dealt for e in second.of(HandFinished))
+    )
+    await second.cog.presenters[world.channel.id].drain()
+
+    assert dm_notices(fake, world) == 1
+    refused = [r for r in fake.requests if r.code == 50007]
+    assert len(refused) >= 2  # the DM was tried, and refused, after the restart too
