@@ -225,6 +225,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
             case TableClosed():
                 self._closed = event
                 self.channel.post(formatting.closed_post(event))
+                if self._current is not None:
+                    self.channel.finish(self._current)  # its closed state is the last
                 self._hole_images.clear()
                 self._dms.clear()
                 self._closer = asyncio.get_running_loop().create_task(self._finish())
