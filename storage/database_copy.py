@@ -199,6 +199,14 @@ TABLES: tuple[CopiedTable, ...] = (
         ("guild_id", "key"),
     ),
     CopiedTable("recoveries", ("recovery_id", "ran_at", "report"), ("recovery_id",), "recovery_id"),
+    CopiedTable(
+        "table_messages",
+        ("message_id", "guild_id", "channel_id", "game", "has_buttons", "posted_at"),
+        ("message_id",),
+    ),
+    CopiedTable(
+        "dm_refusal_notices", ("table_id", "user_id", "noticed_at"), ("table_id", "user_id")
+    ),
 )
 """Every table of the schema, parents before children (foreign keys hold after each insert)."""
 

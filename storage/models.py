@@ -676,3 +676,15 @@ class MigrationReport:
     version_before: int
     version_after: int
     applied: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage:
+    """A table message the Discord front still manages (it may edit it again)."""
+
+    message_id: int
+    guild_id: int
+    channel_id: int
+    game: Game
+    has_buttons: bool
+    """Whether it was last left with buttons (a restart must take them off)."""

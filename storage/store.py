@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO, TypeVar
 
-from storage import blackjack, codec, database_copy, economy, stats, tables
+from storage import blackjack, codec, database_copy, economy, stats, table_messages, tables
 from storage.backend import Backend, Transaction
 from storage.check import run_check
 from storage.errors import InvalidArgument, UnknownAccount
@@ -72,6 +72,7 @@ from storage.models import (
     Stats,
     TableClosed,
     TableInfo,
+    TableMessage,
     TableOpened,
     Transfer,
 )
@@ -790,6 +791,48 @@ class Storage:
         _page(limit, offset)
         return await self._read(
             lambda tx: blackjack.list_rounds(tx, guild_id, user_id, limit, offset)
+        )
+
+    # --- the Discord front's table messages ---------------------------------------------------
+
+    async def remember_table_message(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game: Game,
+        message_id: int,
+        *,
+        has_buttons: bool,
+    ) -> None:
+        """Track a table message the front posted, or whether it now carries buttons."""
+        require_id(guild_id, "A guild id")
+        require_id(channel_id, "A channel id")
+        require_id(message_id, "A message id")
+        await self._write(
+            lambda work: table_messages.remember(
+                work, guild_id, channel_id, Game(game), message_id, has_buttons
+            ),
+            guild=_in_guild(guild_id),
+        )
+
+    async def forget_table_messages(self, guild_id: int, *message_ids: int) -> int:
+        """Stop tracking table messages the front will not edit again; how many were tracked."""
+        return await self._write(
+            lambda work: table_messages.forget(work.tx, tuple(message_ids)),
+            guild=_in_guild(guild_id),
+        )
+
+    async def table_messages(self, channel_id: int, game: Game) -> list[TableMessage]:
+        """The tracked table messages of ``game`` in a channel, oldest first."""
+        return await self._read(lambda tx: table_messages.read(tx, channel_id, Game(game)))
+
+    async def note_dm_refused(self, table_id: int, user_id: int) -> bool:
+        """Record that a member was told in a Hold'em table's channel that their DMs are
+        closed; True only the first time for that table (the notice is posted once)."""
+        require_id(user_id, "A user id")
+        return await self._write(
+            lambda work: table_messages.note_dm_refused(work, table_id, user_id),
+            guild=_table_guild(table_id),
         )
 
     # --- recovery and checking ---------------------------------------------------------------

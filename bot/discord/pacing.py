@@ -1,16 +1,80 @@
 """One budget of channel requests for the whole bot, shared by every game's presenter.
 
-Discord allows a bot 50 requests a second in all. Each table's presenter takes a token from the
-bot's one ``Pacer`` before each request, so Hold'em and Blackjack tables together stay under it.
+Discord allows a bot 50 requests a second in all, and (commonly) 5 message posts and 5 edits per
+5 seconds in one channel. Each table's channel takes a token from the bot's one ``Pacer`` before
+each request, so Hold'em and Blackjack tables together stay under the global limit; and it asks
+its channel's ``ChannelBudget`` (one per channel, shared by both games) when the next post or
+edit may go, so it can wait *before* it builds the request and send the latest state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import enum
 import time
 from collections.abc import Callable
 from typing import Any
+
+CHANNEL_LIMIT = 5
+CHANNEL_WINDOW_SECONDS = 5.0
+"""Discord's commonly observed per-channel limit: 5 message posts (and 5 edits) per 5 s."""
+
+
+class RequestKind(enum.Enum):
+    """Discord counts these in separate per-channel buckets."""
+
+    POST = "post"
+    EDIT = "edit"
+
+
+class ChannelBudget:
+    """Discord's per-channel limits as Felt keeps to them: at most ``limit`` requests of a kind
+    in any ``window`` seconds.
+
+    Each request is stamped when its answer came back: the request ``limit`` places later is sent
+    only a ``window`` after that, so it reaches Discord after the window the first one opened has
+    closed, however long either took on the way. Discord's own headers still pace discord.py
+    underneath; this lets the table channel wait before it builds a payload, not after.
+    """
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._stamps = {kind: collections.deque[list[float]](maxlen=limit) for kind in RequestKind}
+        self._reconciled: set[str] = set()
+
+    def ready_in(self, kind: RequestKind) -> float:
+        """Seconds until a request of ``kind`` may be sent (0: now)."""
+        stamps = self._stamps[kind]
+        if len(stamps) < self.limit:
+            return 0.0
+        return max(0.0, stamps[0][0] + self.window - self._clock())
+
+    def spend(self, kind: RequestKind) -> list[float]:
+        """Count a request sent now; pass the stamp to ``answered`` when its answer is back."""
+        stamp = [self._clock()]
+        self._stamps[kind].append(stamp)
+        return stamp
+
+    def answered(self, stamp: list[float]) -> None:
+        stamp[0] = max(stamp[0], self._clock())
+
+    def assume_spent(self) -> None:
+        """Start as if every request of the window had just been sent (after a restart, what
+        the process before it sent is unknown; Discord's buckets may still be full)."""
+        now = self._clock()
+        for stamps in self._stamps.values():
+            stamps.extend([now] for _ in range(self.limit))
+
+    def first_contact(self, game: str) -> bool:
+        """True once per game and channel in this process: the first table channel of ``game``
+        here reconciles with what storage kept from before a restart."""
+        if game in self._reconciled:
+            return False
+        self._reconciled.add(game)
+        return True
 
 
 class Pacer:
@@ -31,10 +95,16 @@ class Pacer:
         per_second: float = 40.0,
         burst: int = 5,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        channel_limit: int = CHANNEL_LIMIT,
+        channel_window: float = CHANNEL_WINDOW_SECONDS,
     ) -> None:
         self.per_second = per_second
         self.burst = burst
+        self.channel_limit = channel_limit
+        self.channel_window = channel_window
         self._clock = clock
+        self._channels: dict[int, ChannelBudget] = {}
         self._tokens = float(burst)
         self._updated = clock()
         self._urgent: collections.deque[asyncio.Future[None]] = collections.deque()
@@ -43,6 +113,14 @@ class Pacer:
         self._granted = 0
         self.waited = 0.0
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
+
+    def channel(self, channel_id: int) -> ChannelBudget:
+        """The per-channel budget of ``channel_id`` (one for every game's table there)."""
+        budget = self._channels.get(channel_id)
+        if budget is None:
+            budget = ChannelBudget(self.channel_limit, self.channel_window, self._clock)
+            self._channels[channel_id] = budget
+        return budget
 
     async def acquire(self, *, urgent: bool = False) -> None:
         if self.per_second <= 0:

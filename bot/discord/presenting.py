@@ -1,85 +1,90 @@
-"""What every table presenter shares: its worker tasks, and waiting until all is sent.
+"""What both games' presenters share: their table's channel, the event tap, drain and close.
 
-A presenter's ``publish`` only records an event; worker tasks do the Discord requests. Tests
-and shutdown ``drain`` a presenter (wait until everything published so far went out) and then
-``aclose`` it.
+A presenter's ``publish`` records an event (and shows it to a test's tap) and returns at once;
+the subclass maps the event to posts and table messages of its ``TableChannel``, whose worker
+does the Discord requests. Tests and shutdown ``drain`` a presenter, then ``aclose`` it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import Executor
+from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
 
-_log = logging.getLogger("felt.discord.presenter")
+from bot.discord.kept_messages import storage_of
+from bot.discord.pacing import Pacer
+from bot.discord.table_channel import POST_LINGER_SECONDS, TableChannel
+from bot.discord.table_look import TableLook, TablePayload
+from bot.discord.workers import Sleep
+from storage import Game
 
-WORKER_RESTART_SECONDS = 1.0
-"""After a worker fails, the pause before it starts again (never a busy loop of failures)."""
+E = TypeVar("E")
+P = TypeVar("P", bound=TablePayload)
 
 
-class WorkerPresenter:
-    """Base of the Hold'em and Blackjack presenters. Subclasses define ``settled`` and set
-    ``client``, ``channel_id`` and ``label`` (the game, for logs)."""
+class ChannelPresenter(Generic[E, P]):
+    """Base of the Hold'em and Blackjack presenters: subclasses set ``game`` and ``look`` and
+    map each event in ``_handle``."""
 
-    client: discord.Client
-    channel_id: int
-    label = "table"
+    game: ClassVar[Game]
+    look: ClassVar[TableLook]
 
-    def __init__(self) -> None:
-        self._settled_waiters: list[asyncio.Future[None]] = []
-        self._tasks: list[asyncio.Task[None]] = []
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        guild_id: int,
+        channel_id: int,
+        pacer: Pacer,
+        executor: Executor | None = None,
+        tap: Callable[[int, E], Any] | None = None,
+        linger: float = POST_LINGER_SECONDS,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.client = client
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self._tap = tap
+        self._storage = storage_of(client)
+        self.channel: TableChannel[P] = TableChannel(
+            client=client,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=self.game,
+            look=self.look,
+            pacer=pacer,
+            storage=self._storage,
+            executor=executor,
+            linger=linger,
+            sleep=sleep,
+        )
+
+    async def publish(self, event: E) -> None:
+        if self._tap is not None:
+            self._tap(self.channel_id, event)
+        self._handle(event)
+        self.channel.changed()
+
+    def _handle(self, event: E) -> None:
+        raise NotImplementedError
+
+    @property
+    def requests(self) -> int:
+        """Discord requests this presenter made."""
+        return self.channel.requests
 
     @property
     def settled(self) -> bool:
         """Nothing waits to be sent."""
-        raise NotImplementedError
+        return self.channel.settled
 
     async def drain(self) -> None:
         """Wait until everything published so far has been sent (or given up on)."""
-        while not self.settled and self._tasks:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._settled_waiters.append(future)
-            await future
+        await self.channel.drain()
 
     async def aclose(self) -> None:
-        """Stop the worker tasks (what is still queued is dropped)."""
-        tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._wake_settled()
-
-    async def _run(self, worker: Callable[[], Any], name: str) -> None:
-        """Run a worker; if it fails, log it, pause and run it again until the client closes."""
-        while not self.client.is_closed():
-            try:
-                await worker()
-                return
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # keep the table's channel alive whatever one request did
-                if self.client.is_closed():
-                    return
-                _log.exception(
-                    "%s presenter %s worker failed",
-                    self.label,
-                    name,
-                    extra={"channel_id": self.channel_id},
-                )
-                self._worker_failed()
-                await asyncio.sleep(WORKER_RESTART_SECONDS)
-
-    def _worker_failed(self) -> None:
-        """Reset what a failed worker may have left half-counted."""
-
-    def _wake_settled(self) -> None:
-        """Release ``drain`` callers once nothing waits (or the workers are gone)."""
-        if not self._settled_waiters or (self._tasks and not self.settled):
-            return
-        waiters, self._settled_waiters = self._settled_waiters, []
-        for waiter in waiters:
-            if not waiter.done():
-                waiter.set_result(None)
+        """Stop sending (what is still queued is dropped)."""
+        await self.channel.aclose()

@@ -1,13 +1,10 @@
-"""The presenters' shared worker supervisor: failures are logged, paused on, and retried."""
+"""The table channels' worker supervisor: failures are logged, paused on, and retried."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from bot.discord import presenting
-from bot.discord.presenting import WORKER_RESTART_SECONDS, WorkerPresenter
+from bot.discord.workers import WORKER_RESTART_SECONDS, Workers
 
 
 class _Client:
@@ -18,33 +15,30 @@ class _Client:
         return self.closed
 
 
-class _Presenter(WorkerPresenter):
-    label = "test"
+class _Pauses:
+    """The injected sleep: records each pause instead of waiting."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.client = _Client()  # type: ignore[assignment]
-        self.channel_id = 1
-        self.resets = 0
+        self.seconds: list[float] = []
 
-    @property
-    def settled(self) -> bool:
-        return True
-
-    def _worker_failed(self) -> None:
-        self.resets += 1
+    async def __call__(self, seconds: float) -> None:
+        self.seconds.append(seconds)
 
 
-async def test_presenting_a_failing_worker_pauses_then_runs_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    pauses: list[float] = []
+def workers(client: _Client, pauses: _Pauses, resets: list[int]) -> Workers:
+    return Workers(
+        client=client,  # type: ignore[arg-type]
+        label="test",
+        channel_id=1,
+        settled=lambda: True,
+        failed=lambda: resets.append(1),
+        sleep=pauses,
+    )
 
-    async def pause(seconds: float) -> None:
-        pauses.append(seconds)
 
-    monkeypatch.setattr(presenting.asyncio, "sleep", pause)
-    presenter = _Presenter()
+async def test_presenting_a_failing_worker_pauses_then_runs_again() -> None:
+    pauses, resets = _Pauses(), []
+    supervisor = workers(_Client(), pauses, resets)
     calls = 0
 
     async def worker() -> Any:
@@ -53,21 +47,34 @@ async def test_presenting_a_failing_worker_pauses_then_runs_again(
         if calls < 3:
             raise RuntimeError("Discord said no")
 
-    await presenter._run(worker, "posts")
+    await supervisor.run(worker, "posts")
     assert calls == 3
-    assert pauses == [WORKER_RESTART_SECONDS, WORKER_RESTART_SECONDS]
-    assert presenter.resets == 2
+    assert pauses.seconds == [WORKER_RESTART_SECONDS, WORKER_RESTART_SECONDS]
+    assert len(resets) == 2
 
 
 async def test_presenting_no_restart_once_the_client_is_closed() -> None:
-    presenter = _Presenter()
+    client, pauses = _Client(), _Pauses()
+    supervisor = workers(client, pauses, [])
     calls = 0
 
     async def worker() -> Any:
         nonlocal calls
         calls += 1
-        presenter.client.closed = True  # type: ignore[attr-defined]
+        client.closed = True
         raise RuntimeError("connection gone")
 
-    await presenter._run(worker, "table")
+    await supervisor.run(worker, "table")
     assert calls == 1
+    assert pauses.seconds == []
+
+
+async def test_presenting_workers_never_start_again_after_close() -> None:
+    supervisor = workers(_Client(), _Pauses(), [])
+    await supervisor.aclose()
+
+    async def worker() -> None:
+        raise AssertionError("must not run")
+
+    supervisor.start(table=worker)
+    assert not supervisor.running

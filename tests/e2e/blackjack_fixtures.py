@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import pytest
-from conftest import StartBot, World
+from conftest import StartBot, World, channel_window
 from fakediscord import (
     DEFAULT_RULES,
     FakeDiscord,
@@ -264,7 +264,7 @@ async def start_blackjack_fixture(
                 scheduler=scheduler,
                 shoes=(lambda _rules: StackedShoe.of(cards)) if cards else None,
                 table_overrides=changes,
-                pacer=pacer or Pacer(per_second=45.0),
+                pacer=pacer or Pacer(per_second=45.0, channel_window=channel_window(fake_discord)),
                 house_edges=house_edges,
                 tap=tap,
                 linger=0.0,

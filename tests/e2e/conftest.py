@@ -227,3 +227,14 @@ async def probe(fake_discord: FakeDiscord, world: World) -> AsyncIterator[Probe]
         await connected.close()
     finally:
         restore()
+
+
+def channel_window(fake: FakeDiscord) -> float:
+    """The fake's window for message posts and edits in a channel, so that a test's ``Pacer``
+    keeps to the limits the fake enforces (the scaled ones too)."""
+    return max(
+        rule.window
+        for route, rule in fake.rate_limiter.rules.items()
+        if route.endswith(("/channels/{channel_id}/messages", "/messages/{message_id}"))
+        and not route.startswith(("DELETE", "GET"))
+    )

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from conftest import StartBot, World
+from conftest import StartBot, World, channel_window
 from fakediscord import (
     DEFAULT_RULES,
     FakeDiscord,
@@ -425,7 +425,7 @@ async def start_holdem_fixture(
                 scheduler=scheduler,
                 rng=lambda: rng,
                 table_overrides={**FAST, **(overrides or {})},
-                pacer=pacer or Pacer(),
+                pacer=pacer or Pacer(channel_window=channel_window(fake_discord)),
                 tap=tap,
                 linger=linger,
             )

@@ -18,13 +18,14 @@ from holdem_fixtures import (
     button,
     check_privacy,
     merged,
-    passive,
     scaled_rules,
     start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
 )
 
 from bot.holdem.events import HandFinished, HandVoided, TableClosed
 from storage import HandStatus, Storage
+
+DM_CLOSED = "I cannot send you direct messages"
 
 
 @pytest.fixture
@@ -132,7 +133,7 @@ async def test_holdem_graceful_restart_voids_the_hand_and_the_table_comes_back(
     assert fake.stats.rate_limited == 0 and fake.unacknowledged() == []
 
 
-async def test_holdem_crash_mid_hand_recovery_voids_it_and_old_buttons_answer(
+async def test_holdem_crash_mid_hand_recovery_voids_it_and_takes_the_old_buttons_off(
     fake_discord: FakeDiscord, world: World, start_holdem: Factory
 ) -> None:
     fake, members = fake_discord, [world.alice, world.bob]
@@ -152,8 +153,12 @@ async def test_holdem_crash_mid_hand_recovery_voids_it_and_old_buttons_answer(
     await first.bot.close()
     assert (await storage.get_hand(table_id, 2)).status is HandStatus.IN_PROGRESS  # type: ignore[union-attr]
 
+    shown = (old_message.content, [dict(embed) for embed in old_message.embeds])
+    assert old_message.buttons != []
     second = await start_holdem()
     await fake.wait_for_message(world.channel, lambda m: "Hand #2 was cancelled" in m.text)
+    await fake.wait_until(lambda: old_message.buttons == [], what="the old buttons to go")
+    assert (old_message.content, old_message.embeds) == shown
     assert [e.hand_id for e in second.of(HandVoided)] == [2]
     assert (await storage.check()).ok
     assert await seated(storage, world.guild.id, members) == before
@@ -162,15 +167,9 @@ async def test_holdem_crash_mid_hand_recovery_voids_it_and_old_buttons_answer(
     assert restarted is not None
     assert {seat.seat_no: seat.start_stack for seat in restarted.seats} == start_stacks
 
-    # The table message from before the crash still has its buttons: they answer, privately.
-    clicked = await fake.click(to_act, old_message, label=passive(old_message))
-    await clicked.wait_answered()
-    assert clicked.reply.ephemeral and clicked.reply.ephemeral_for is to_act.user
-    assert "hand is over" in clicked.reply.content
-    cards = await fake.click(to_act, old_message, label="My cards")
-    await cards.wait_answered()
-    assert cards.reply.ephemeral and "Hand #3" in cards.reply.content
+    # The table message from before the crash loses its buttons; what it shows stays.
     assert old_ref.hand_id == 2
+    assert old_message.buttons == [] and "Hand #2" in old_message.text
 
     await stop_and_settle(second, members)
     assert (await storage.check()).ok
@@ -179,3 +178,31 @@ async def test_holdem_crash_mid_hand_recovery_voids_it_and_old_buttons_answer(
     assert sum(a.balance for a in wallets if a is not None) == 2 * 1000 + net
     assert check_privacy(fake, merged([first, second])).problems == []
     assert fake.stats.rate_limited == 0 and fake.unacknowledged() == []
+
+
+def dm_notices(fake: FakeDiscord, world: World) -> int:
+    return sum(1 for m in fake.channel_messages(world.channel) if DM_CLOSED in m.content)
+
+
+async def test_holdem_restart_tells_a_member_with_closed_dms_once_per_table(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, members = fake_discord, [world.alice, world.bob]
+    fake.set_dms_open(world.bob, False)
+    first = await start_holdem()
+    await open_table(fake, world)
+    await first.play(members, until=lambda: first.hands_finished() >= 2)  # Bob plays hand 2
+    await fake.wait_until(lambda: dm_notices(fake, world) == 1, what="the DM notice")
+
+    await first.bot.shutdown()
+    second = await start_holdem()
+    await second.wait_host(lambda: second.table().hand_id is not None, "a hand after the restart")
+    dealt = second.table().hand_id
+    await second.play(
+        members, until=lambda: any(e.hand_id == dealt for e in second.of(HandFinished))
+    )
+    await second.cog.presenters[world.channel.id].drain()
+
+    assert dm_notices(fake, world) == 1
+    refused = [r for r in fake.requests if r.code == 50007]
+    assert len(refused) >= 2  # the DM was tried, and refused, after the restart too

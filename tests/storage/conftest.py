@@ -122,6 +122,8 @@ _TABLES = (
     "season_balances",
     "guild_settings",
     "recoveries",
+    "table_messages",
+    "dm_refusal_notices",
     "guilds",
 )
 

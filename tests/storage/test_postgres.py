@@ -82,8 +82,8 @@ async def test_a_new_database_is_migrated_to_the_latest_version(database, raw_da
     async with await Storage.open(database) as storage:
         assert storage.schema_version == sqlite_adapter.latest_version() >= 1
 
-    assert raw_database(f"SELECT version, name FROM {adapter.VERSION_TABLE}") == [
-        (1, "0001_initial.sql")
+    assert raw_database(f"SELECT version, name FROM {adapter.VERSION_TABLE} ORDER BY 1") == [
+        (migration.version, migration.name) for migration in sqlite_adapter.load_migrations()
     ]
 
 
@@ -119,7 +119,7 @@ async def test_migrate_reports_what_it_applied_then_nothing(database) -> None:
     second = await migrate_database(database)
 
     assert (first.version_before, first.version_after) == (0, sqlite_adapter.latest_version())
-    assert first.applied == ("0001_initial.sql",)
+    assert first.applied == tuple(m.name for m in sqlite_adapter.load_migrations())
     assert (second.applied, second.version_before) == ((), sqlite_adapter.latest_version())
     assert "***" not in first.path and first.path.startswith("postgresql://")
 
@@ -129,7 +129,9 @@ async def test_processes_starting_together_migrate_once(database, raw_database) 
     for storage in opened:
         await storage.close()
 
-    assert raw_database(f"SELECT COUNT(*) FROM {adapter.VERSION_TABLE}") == [(1,)]
+    assert raw_database(f"SELECT COUNT(*) FROM {adapter.VERSION_TABLE}") == [
+        (sqlite_adapter.latest_version(),)
+    ]
 
 
 async def test_a_database_from_a_newer_felt_refuses_to_open(database, raw_database) -> None:
@@ -141,7 +143,7 @@ async def test_a_database_from_a_newer_felt_refuses_to_open(database, raw_databa
     with pytest.raises(DatabaseTooNew) as refusal:
         await Storage.open(database)
 
-    assert (refusal.value.found, refusal.value.supported) == (99, 1)
+    assert (refusal.value.found, refusal.value.supported) == (99, sqlite_adapter.latest_version())
     assert "Upgrade Felt" in str(refusal.value)
 
 

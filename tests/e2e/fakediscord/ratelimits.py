@@ -121,3 +121,10 @@ class RateLimiter:
         bucket.count += 1
         headers["X-RateLimit-Remaining"] = str(rule.limit - bucket.count)
         return Decision(True, headers)
+
+    def fill(self, route: str, major: str) -> None:
+        """Fill ``route``'s bucket for ``major`` in a window that opens now, as if a burst had
+        just been sent (by a bot process that then crashed, say)."""
+        rule = self.rules[route]
+        bucket = self._buckets[(rule.bucket, major)] = _Bucket()
+        bucket.count, bucket.reset_at = rule.limit, self._clock() + rule.window

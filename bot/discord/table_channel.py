@@ -1,0 +1,481 @@
+"""One table's channel in Discord: its posts and table messages, sent by one paced worker.
+
+Each game's presenter maps its events to ``Post``s and to table messages (a key, and a function
+that draws the message's latest payload); this module does the rest, for both games:
+
+- posts go out in order; those that wait together (a first post lingers a moment for the rest of
+  its burst) go out as one message (``merge_posts``);
+- a table message is posted in order with the posts, then edited to its latest state only: the
+  states in between are skipped, and the image is re-rendered (off the event loop) only when
+  the picture changed;
+- every request first waits for the channel's ``ChannelBudget`` and the bot's ``Pacer``, and only
+  then is its payload built: what goes out is the state when it is sent, never one that aged
+  while a rate limit was waited out;
+- one worker sends one request at a time, so members see things in the order they were sent.
+  Edits that change buttons (a turn offered, buttons taken away) go before other requests, and
+  a new table message waits until the older ones lost their buttons;
+- the table messages are kept in storage while they are managed, so after a restart the first
+  table channel of a game in a channel takes the buttons off those left from before, and starts
+  with the channel's budget spent (Discord's buckets may still be full from before).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import io
+import logging
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Generic
+
+import aiohttp
+import discord
+
+from bot.discord.kept_messages import KeptMessages
+from bot.discord.pacing import ChannelBudget, Pacer, RequestKind
+from bot.discord.posts import Post, merge_posts
+from bot.discord.table_look import P, TableLook, render_off_loop, without_buttons
+from bot.discord.workers import Sleep, Workers
+from storage import Game, Storage
+
+_log = logging.getLogger("felt.discord.channel")
+
+POST_LINGER_SECONDS = 0.05
+"""How long a first post waits for the rest of its burst, so a burst becomes one message."""
+SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
+"""What a Discord request may fail with and the channel survives (it logs and moves on)."""
+GONE = (discord.NotFound, discord.Forbidden)
+"""A message that can no longer be edited: it is forgotten, not retried."""
+
+
+@dataclass(slots=True)
+class _Message(Generic[P]):
+    """One table message: how to draw it, and what it shows."""
+
+    key: Hashable
+    draft: Callable[[], P | None]
+    message_id: int | None = None
+    sent: P | None = None
+    queued: bool = True
+    """Its post waits in the post queue."""
+    final: bool = False
+    """No change will come after what ``draft`` says: forget it once that is sent."""
+    picture: tuple[Any, bytes | None] | None = None
+    """A picture drawn for the next request (a view and its image), until it is sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class _NewMessage:
+    """A marker in the post queue: post the table message of ``key`` here."""
+
+    key: Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    kind: RequestKind
+    urgent: bool
+    run: Callable[[], Any]
+    message: _Message[Any] | None = None
+    """The table message it posts or edits (its picture is drawn before the bot-wide wait)."""
+
+
+class TableChannel(Generic[P]):
+    """The posts and table messages of one game's table in one channel."""
+
+    def __init__(
+        self,
+        *,
+        client: discord.Client,
+        guild_id: int,
+        channel_id: int,
+        game: Game,
+        look: TableLook,
+        pacer: Pacer,
+        storage: Storage | None = None,
+        executor: Executor | None = None,
+        linger: float = POST_LINGER_SECONDS,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.client = client
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.game = game
+        self._look = look
+        self._pacer = pacer
+        self._budget: ChannelBudget = pacer.channel(channel_id)
+        self._kept = KeptMessages(storage, guild_id, channel_id, game)
+        self._executor = executor
+        self._linger = linger
+        self._posts: collections.deque[Post | _NewMessage] = collections.deque()
+        self._linger_until = 0.0
+        self._messages: dict[Hashable, _Message[P]] = {}
+        self._posts_since_message = 0
+        self._changes = asyncio.Event()
+        self._queue_changes = asyncio.Event()
+        """Set on changes to the post queue only: what wakes a worker waiting for the edit
+        budget (a table change cannot be sent sooner then, so it need not be looked at)."""
+        self._busy = False
+        self.requests = 0
+        """Discord requests this channel made (posts and edits)."""
+        self.workers = Workers(
+            client=client,
+            label=game.value,
+            channel_id=channel_id,
+            settled=lambda: self.settled,
+            failed=self._worker_failed,
+            sleep=sleep,
+        )
+
+    # ----- what the presenter says -----------------------------------------------------------
+
+    def post(self, post: Post) -> None:
+        """Queue a post, in order with the others and the table messages."""
+        if not any(isinstance(item, Post) for item in self._posts):
+            self._linger_until = self._now() + self._linger
+        self._posts.append(post)
+        self.changed(queue=True)
+
+    def show(self, key: Hashable, draft: Callable[[], P | None]) -> None:
+        """Post a table message for ``key`` after what is queued; ``draft`` says what it shows
+        (it is asked again before every request, so the latest state is what goes out)."""
+        self._messages[key] = _Message(key, draft)
+        self._posts.append(_NewMessage(key))
+        self.changed(queue=True)
+
+    def finish(self, key: Hashable) -> None:
+        """``key``'s message changes no more after what its draft says now (it is forgotten
+        once that is on it)."""
+        found = self._messages.get(key)
+        if found is not None:
+            found.final = True
+            self.changed()
+
+    def retire(self, key: Hashable, last: P | None = None) -> None:
+        """``key``'s message is an old one now: it shows ``last`` (default: what it showed,
+        without buttons), then is forgotten. One never posted is dropped."""
+        found = self._messages.get(key)
+        if found is None:
+            return
+        if found.queued:
+            self._drop(found)
+            return
+        frozen = last if last is not None else (without_buttons(found.sent) if found.sent else None)
+        found.draft = lambda: frozen
+        found.final = True
+        self.changed()
+
+    def changed(self, *, queue: bool = False) -> None:
+        """Something a table message shows (or, with ``queue``, the post queue) changed: the
+        worker looks again."""
+        if not self.workers.running:
+            self.workers.start(channel=self._work)
+        self._changes.set()
+        if queue:
+            self._queue_changes.set()
+
+    def message_id(self, key: Hashable) -> int | None:
+        found = self._messages.get(key)
+        return found.message_id if found is not None else None
+
+    def tracks(self, key: Hashable) -> bool:
+        return key in self._messages
+
+    def queued(self, key: Hashable) -> bool:
+        found = self._messages.get(key)
+        return found is not None and found.queued
+
+    @property
+    def buried(self) -> bool:
+        """Whether posts were sent (or wait) after the newest table message."""
+        return bool(self._posts_since_message) or any(isinstance(i, Post) for i in self._posts)
+
+    @property
+    def settled(self) -> bool:
+        """Nothing waits to be sent."""
+        return (
+            not self._posts
+            and not self._busy
+            and not self._kept.leftovers
+            and not self._kept.forgotten
+            and not any(self._outdated(found) for found in self._messages.values())
+        )
+
+    async def drain(self) -> None:
+        await self.workers.drain()
+
+    async def aclose(self) -> None:
+        await self.workers.aclose()
+
+    # ----- choosing the next request ---------------------------------------------------------
+
+    def _outdated(self, found: _Message[P]) -> bool:
+        if found.message_id is None:
+            return False
+        payload = found.draft()
+        return payload is not None and payload != found.sent
+
+    def _plan(self) -> tuple[float, _Step | None]:
+        """The next request, and the seconds until it may be sent."""
+        edits_in = self._budget.ready_in(RequestKind.EDIT)
+        posts_in = self._budget.ready_in(RequestKind.POST)
+        urgent: _Message[P] | None = None
+        calm: _Message[P] | None = None
+        retiring = False
+        for found in list(self._messages.values()):
+            if found.message_id is None:
+                continue
+            payload = found.draft()
+            if payload is None or payload == found.sent:
+                if found.final:
+                    self._forget(found)
+                continue
+            changes_buttons = payload.buttons != (found.sent.buttons if found.sent else ())
+            retiring |= found.final and bool(found.sent and found.sent.buttons)
+            if changes_buttons and (urgent is None or (found.final and not urgent.final)):
+                urgent = found
+            elif not changes_buttons and calm is None:
+                calm = found
+        steps: list[tuple[float, _Step]] = []
+        if self._kept.leftovers:
+            steps.append((edits_in, _Step(RequestKind.EDIT, True, self._retire_leftover)))
+        if urgent is not None:
+            steps.append((edits_in, self._edit_step(urgent, urgent=True)))
+        if self._posts:
+            head = self._posts[0]
+            if isinstance(head, _NewMessage):
+                ready = float("inf") if retiring else posts_in
+                posted = self._messages.get(head.key)
+                steps.append((ready, _Step(RequestKind.POST, True, self._post_message, posted)))
+            else:
+                ready = max(posts_in, self._linger_until - self._now())
+                steps.append((ready, _Step(RequestKind.POST, False, self._post_posts)))
+        if calm is not None:
+            steps.append((edits_in, self._edit_step(calm, urgent=False)))
+        if not steps:
+            return float("inf"), None
+        for ready, step in steps:
+            if ready <= 0:
+                return 0.0, step
+        return min(steps, key=lambda entry: entry[0])
+
+    def _edit_step(self, found: _Message[P], *, urgent: bool) -> _Step:
+        return _Step(RequestKind.EDIT, urgent, lambda: self._edit(found), found)
+
+    # ----- the worker --------------------------------------------------------------------------
+
+    async def _work(self) -> None:
+        await self._kept.take_over(self._budget)
+        while True:
+            await self._kept.flush()
+            wait, step = self._plan()
+            if self._kept.forgotten:
+                continue  # planning found messages that are done: storage hears it first
+            if step is None or wait > 0:
+                self.workers.wake()
+                await self._pause(None if step is None else wait)
+                continue
+            if step.message is not None:
+                # Drawn before the bot-wide wait, so that the request goes out when granted
+                # (drawing takes a while; grants must not bunch up behind it).
+                await self._draw(step.message)
+            await self._pacer.acquire(urgent=step.urgent)
+            # The bot-wide wait may have been long: plan again, and build what is due now.
+            wait, step = self._plan()
+            if step is None or wait > 0:
+                continue
+            self._busy = True
+            stamp = self._budget.spend(step.kind)
+            try:
+                self.requests += 1
+                await step.run()
+            finally:
+                self._budget.answered(stamp)
+                self._busy = False
+
+    async def _pause(self, seconds: float | None) -> None:
+        """Wait for a change that may be sent sooner, or ``seconds`` (None: for any change)."""
+        edits_now = self._budget.ready_in(RequestKind.EDIT) <= 0
+        event = self._changes if seconds is None or edits_now else self._queue_changes
+        self._changes.clear()
+        self._queue_changes.clear()
+        if seconds is None:
+            await event.wait()
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), seconds)
+
+    def _worker_failed(self) -> None:
+        self._busy = False
+
+    async def _retire_leftover(self) -> None:
+        leftover = self._kept.leftovers.pop(0)
+        try:
+            await self._channel().get_partial_message(leftover.message_id).edit(view=None)
+        except GONE:
+            pass
+        except SEND_FAILURES as error:
+            _log_failure("could not take the buttons off an old table message", error, self)
+            return  # kept in storage: the next start tries again
+        self._kept.forgotten.append(leftover.message_id)
+
+    async def _post_posts(self) -> None:
+        batch: list[Post] = []
+        for item in self._posts:
+            if isinstance(item, _NewMessage):
+                break
+            batch.append(item)
+        content, embeds, used = merge_posts(batch)
+        for _ in range(max(1, used)):
+            self._posts.popleft()
+        mentions = [user for post in batch[:used] for user in post.mentions]
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user) for user in mentions]
+        )
+        try:
+            await self._channel().send(
+                content=content or None, embeds=embeds, allowed_mentions=allowed
+            )
+        except SEND_FAILURES as error:
+            _log_failure("could not post in a table's channel", error, self)
+            return
+        self._posts_since_message += 1
+
+    async def _post_message(self) -> None:
+        head = self._posts.popleft()
+        assert isinstance(head, _NewMessage)
+        found = self._messages.get(head.key)
+        if found is None or not found.queued:
+            return
+        try:
+            await self._send_message(found)
+        finally:
+            found.queued = False  # only now: until it is posted, nobody asks for another
+
+    async def _send_message(self, found: _Message[P]) -> None:
+        payload = found.draft()
+        if payload is None:
+            if found.final:
+                self._drop(found)
+            return
+        file = await self._picture(found, payload)
+        view = self._look.build_view(list(payload.buttons))
+        embed = payload.embed()
+        if file is None:
+            embed.set_image(url=None)
+        try:
+            message = await self._channel().send(
+                content=payload.content or None,
+                embed=embed,
+                file=file if file is not None else discord.utils.MISSING,
+                view=view if view is not None else discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except SEND_FAILURES as error:
+            _log_failure("could not post a table message", error, self)
+            if found.final:
+                self._drop(found)
+            return
+        found.message_id = message.id
+        found.sent = payload
+        self._posts_since_message = 0
+        await self._kept.keep(found.message_id, has_buttons=bool(payload.buttons))
+
+    async def _edit(self, found: _Message[P]) -> None:
+        message_id, previous = found.message_id, found.sent
+        payload = found.draft()
+        if message_id is None or payload is None or payload == previous:
+            return
+        file = None
+        if previous is None or payload.view != previous.view:
+            file = await self._picture(found, payload)
+        options: dict[str, Any] = {"attachments": [file]} if file is not None else {}
+        try:
+            await (
+                self._channel()
+                .get_partial_message(message_id)
+                .edit(
+                    content=payload.content or None,
+                    embed=payload.embed(),
+                    view=self._look.build_view(list(payload.buttons)),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    **options,
+                )
+            )
+        except discord.NotFound:
+            # Someone deleted it: a message still in play gets a new one.
+            self._kept.forgotten.append(message_id)
+            found.message_id, found.sent = None, None
+            if found.final:
+                self._messages.pop(found.key, None)
+            else:
+                found.queued = True
+                self._posts.append(_NewMessage(found.key))
+            return
+        except SEND_FAILURES as error:
+            _log_failure("could not edit a table message", error, self)
+            # Counted as sent: the next change tries again, and a message that cannot be
+            # edited must not be retried in a loop.
+            found.sent = payload
+            return
+        found.sent = payload
+        if bool(payload.buttons) != bool(previous and previous.buttons) and not found.final:
+            await self._kept.keep(message_id, has_buttons=bool(payload.buttons))
+
+    # ----- forgetting, storage and helpers -------------------------------------------------------
+
+    def _forget(self, found: _Message[P]) -> None:
+        """``found``'s last state is on it: stop tracking it."""
+        self._messages.pop(found.key, None)
+        if found.message_id is not None:
+            self._kept.forgotten.append(found.message_id)
+
+    def _drop(self, found: _Message[P]) -> None:
+        self._messages.pop(found.key, None)
+        with contextlib.suppress(ValueError):
+            self._posts.remove(_NewMessage(found.key))
+
+    def _channel(self) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(self.channel_id, guild_id=self.guild_id)
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def _draw(self, found: _Message[P]) -> None:
+        """Draw the picture the next request of ``found`` will carry, if it needs a new one."""
+        payload = found.draft()
+        if payload is None or (found.sent is not None and payload.view == found.sent.view):
+            return
+        if found.picture is None or found.picture[0] != payload.view:
+            image = await render_off_loop(self._executor, self._look.render, payload.view)
+            found.picture = (payload.view, image)
+
+    async def _picture(self, found: _Message[P], payload: P) -> discord.File | None:
+        """The picture of ``payload`` as a file to send (drawn now unless it already was)."""
+        if found.picture is None or found.picture[0] != payload.view:
+            image = await render_off_loop(self._executor, self._look.render, payload.view)
+        else:
+            image = found.picture[1]
+        found.picture = None
+        if image is None:
+            return None
+        return discord.File(
+            io.BytesIO(image), filename=self._look.image_name, description=payload.alt_text
+        )
+
+
+def _log_failure(what: str, error: BaseException, channel: TableChannel[Any]) -> None:
+    _log.warning(
+        "%s: %s",
+        what,
+        error,
+        extra={
+            "channel_id": channel.channel_id,
+            "game": channel.game.value,
+            "status": getattr(error, "status", None),
+            "code": getattr(error, "code", None),
+        },
+    )
