@@ -17,8 +17,8 @@ class NotInRoundError(BlackjackError):
     """The member has no bet in this round."""
 
 
-class NotYourTurnError(BlackjackError):
-    """Someone else must decide now."""
+class NoDecisionError(BlackjackError):
+    """The member has nothing to decide now (someone else must)."""
 
 
 class StaleActionError(BlackjackError):

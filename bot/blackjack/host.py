@@ -16,19 +16,17 @@ chips between rounds, so there is nothing else to restore.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
-import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.blackjack.errors import (
     ActionRefused,
     BetRefused,
+    NoDecisionError,
     NotInRoundError,
-    NotYourTurnError,
     StaleActionError,
 )
 from bot.blackjack.events import (
@@ -37,7 +35,6 @@ from bot.blackjack.events import (
     BettingOpened,
     BlackjackSnapshot,
     Player,
-    PlayerResult,
     RoundFinished,
     RoundRefunded,
     TableChanged,
@@ -45,27 +42,28 @@ from bot.blackjack.events import (
     TablePhase,
     TurnStarted,
 )
+from bot.blackjack.settlement import settle
+from bot.blackjack.view import in_order
 from bot.tables.clock import Scheduler, TimerHandle
+from bot.tables.errors import STALE_BUTTON
+from bot.tables.moves import move_chips
 from engine.blackjack import (
     INSURANCE_ACTIONS,
     SEATS,
     Action,
     Advice,
     BasicStrategy,
-    Outcome,
     Phase,
     Round,
     Rules,
     Shoe,
 )
-from engine.blackjack.hand import hand_value
 from engine.errors import EngineError
 from storage import (
     BalanceLimitExceeded,
     BetReason,
     InsufficientChips,
     InvalidAmount,
-    RoundOutcome,
     Storage,
 )
 from storage import InvalidArgument as StorageInvalidArgument
@@ -76,15 +74,6 @@ _REASONS = {
     Action.DOUBLE: BetReason.DOUBLE,
     Action.SPLIT: BetReason.SPLIT,
     Action.INSURE: BetReason.INSURANCE,
-}
-_OUTCOME_WORDS = {
-    Outcome.BLACKJACK: "blackjack",
-    Outcome.EVEN_MONEY: "even money",
-    Outcome.WIN: "win",
-    Outcome.PUSH: "push",
-    Outcome.LOSS: "loss",
-    Outcome.BUST: "bust",
-    Outcome.SURRENDER: "surrender",
 }
 
 
@@ -107,21 +96,13 @@ class BlackjackSettings:
 
 
 @dataclass(slots=True)
-class _Tally:
-    staked: int = 0
-    payout: int = 0
-    hands: int = 0
-    won: int = 0
-    blackjacks: int = 0
-    lines: list[str] = field(default_factory=list)
-
-
-@dataclass(slots=True)
 class _Bettor:
     seat: int
     user_id: int
     name: str
     bet: int
+    leaving: bool = False
+    """Left mid-round: every decision of theirs is taken at once (stand, no insurance)."""
 
 
 class BlackjackTable:
@@ -206,7 +187,7 @@ class BlackjackTable:
         if bettor is None or game is None or game.is_complete:
             raise NotInRoundError("You have no hand in play.")
         if not game.legal_actions(bettor.seat):
-            raise NotYourTurnError("You have no decision to make right now.")
+            raise NoDecisionError("You have no decision to make right now.")
         return self._strategy.advice(game.decision(bettor.seat))
 
     # ------------------------------------------------------------------------ betting
@@ -218,8 +199,8 @@ class BlackjackTable:
         """
         async with self._lock:
             self._check_bet(amount)
-            request = key or f"bj:{self.channel_id}:bet:{user_id}:{uuid.uuid4().hex}"
             await self.storage.ensure_account(self.guild_id, user_id)
+            request = key or await self._bet_key(user_id)
             if self.phase is TablePhase.PLAYING:
                 raise BetRefused("A round is being played. Bet again when it is over.")
             if user_id in self._bettors:
@@ -228,8 +209,11 @@ class BlackjackTable:
                 raise BetRefused(f"This round is full ({SEATS} players). Join the next one.")
             try:
                 if self.phase is TablePhase.IDLE:
-                    opened = await self.storage.open_round(
-                        self.guild_id, self.channel_id, {user_id: amount}, key=request
+                    opened = await move_chips(
+                        "bet",
+                        lambda: self.storage.open_round(
+                            self.guild_id, self.channel_id, {user_id: amount}, key=request
+                        ),
                     )
                     self.round_id = opened.round_id
                     self.phase = TablePhase.BETTING
@@ -241,8 +225,12 @@ class BlackjackTable:
                     )
                     await self._publish(BettingOpened(round_id, self._deadline))
                 else:
-                    assert self.round_id is not None
-                    await self.storage.join_round(self.round_id, user_id, amount, key=request)
+                    joining = self.round_id
+                    assert joining is not None
+                    await move_chips(
+                        "bet",
+                        lambda: self.storage.join_round(joining, user_id, amount, key=request),
+                    )
             except InsufficientChips:
                 balance = await self._balance(user_id)
                 raise BetRefused(
@@ -284,25 +272,51 @@ class BlackjackTable:
 
     # ------------------------------------------------------------------------ playing
 
+    def check_offer(self, user_id: int, round_id: int, step: int, action: Action) -> int:
+        """The step at which ``action``, offered at (``round_id``, ``step``), applies now.
+
+        Pure and read-only: fronts call it to refuse a click at once, ``act`` calls it under
+        the lock. Each refusal has one wording.
+        """
+        game = self.round
+        if game is None or game.is_complete or round_id != self.round_id:
+            raise StaleActionError("That round is over: its buttons no longer do anything.")
+        bettor = self._bettors.get(user_id)
+        if bettor is None:
+            raise NotInRoundError(
+                "You have no bet in this round: `/blackjack deal` to join the next one."
+            )
+        offers = game.legal_actions(bettor.seat)
+        # Insurance is decided by every player at once, in any order: any of this round's
+        # insurance buttons means that one decision, taken at the current step.
+        insurance = game.phase is Phase.INSURANCE and action in INSURANCE_ACTIONS
+        if not (insurance and offers & INSURANCE_ACTIONS) and step != self._step:
+            raise StaleActionError(STALE_BUTTON)
+        if not offers:
+            raise NoDecisionError("It is not your turn.")
+        if action not in offers:
+            choices = " or ".join(f"**{choice.label}**" for choice in in_order(offers))
+            raise ActionRefused(f"{action.label} is not on offer for you now: {choices}.")
+        return self._step
+
     async def act(self, user_id: int, round_id: int, step: int, action: Action) -> None:
         """Apply a member's decision offered at (``round_id``, ``step``)."""
         async with self._lock:
-            game = self.round
+            self.check_offer(user_id, round_id, step, action)
+            await self._apply(self._bettors[user_id], action, automatic=False)
+
+    async def leave(self, user_id: int) -> bool:
+        """Leave the table: with a bet in play, every remaining decision is taken at once (stand,
+        no insurance) and the round is settled as played, not refunded. True if the member had
+        no bet in play."""
+        async with self._lock:
             bettor = self._bettors.get(user_id)
-            if game is None or game.is_complete or round_id != self.round_id:
-                raise StaleActionError("That round is over.")
             if bettor is None:
-                raise NotInRoundError("You have no bet in this round.")
-            # Insurance is decided by every player at once, in any order: another player's
-            # decision must not make this one stale (a second click is refused below).
-            insurance = game.phase is Phase.INSURANCE and action in INSURANCE_ACTIONS
-            if step != self._step and not insurance:
-                raise StaleActionError("That button is out of date; use the latest one.")
-            if not game.legal_actions(bettor.seat):
-                raise NotYourTurnError("It is not your turn.")
-            if action not in game.legal_actions(bettor.seat):
-                raise ActionRefused(f"You cannot {action.label.lower()} now.")
-            await self._apply(bettor, action, automatic=False)
+                return True
+            bettor.leaving = True
+            if self.phase is TablePhase.PLAYING and self.round is not None:
+                await self._advance()
+            return False
 
     async def _apply(self, bettor: _Bettor, action: Action, *, automatic: bool) -> None:
         game = self.round
@@ -310,12 +324,12 @@ class BlackjackTable:
         extra = game.extra_stake(bettor.seat, action)
         if extra:
             try:
-                await self.storage.add_bet(
-                    self.round_id,
-                    bettor.user_id,
-                    extra,
-                    reason=_REASONS[action],
-                    key=f"bj:{self.round_id}:{self._step}:{action.value}",
+                round_id, key = self.round_id, f"bj:{self.round_id}:{self._step}:{action.value}"
+                await move_chips(
+                    "extra bet",
+                    lambda: self.storage.add_bet(
+                        round_id, bettor.user_id, extra, reason=_REASONS[action], key=key
+                    ),
                 )
             except InsufficientChips:
                 balance = await self._balance(bettor.user_id)
@@ -338,6 +352,8 @@ class BlackjackTable:
         self._cancel_timer()
         if game.is_complete:
             await self._settle()
+            return
+        if await self._decide_for_leavers(game):
             return
         who = game.to_act
         if who is None:  # pragma: no cover - the engine always runs on to a decision or the end
@@ -363,6 +379,22 @@ class BlackjackTable:
         )
         await self._publish_table()
 
+    async def _decide_for_leavers(self, game: Round) -> bool:
+        """Take at once the next decision of a player who left (no insurance, stand); True if
+        one was taken (the round has moved on from there)."""
+        for seat in game.pending_insurance:
+            bettor = self._by_seat(seat)
+            if bettor.leaving:
+                await self._apply(bettor, Action.NO_INSURANCE, automatic=True)
+                return True
+        who = game.to_act
+        if game.phase is not Phase.INSURANCE and who is not None:
+            bettor = self._by_seat(who[0])
+            if bettor.leaving:
+                await self._apply(bettor, Action.STAND, automatic=True)
+                return True
+        return False
+
     async def _timeout(self, round_id: int, step: int) -> None:
         async with self._lock:
             game = self.round
@@ -383,69 +415,19 @@ class BlackjackTable:
     async def _settle(self) -> None:
         game = self.round
         assert game is not None and self.round_id is not None
-        view = game.view()
-        tally = {b.seat: _Tally() for b in self._bettors.values()}
-        for result in game.results:
-            entry = tally[result.seat]
-            entry.staked += result.stake
-            entry.payout += result.payout
-            entry.hands += 1
-            entry.won += result.net > 0
-            entry.blackjacks += result.outcome is Outcome.BLACKJACK
-            entry.lines.append(
-                f"Hand {result.hand + 1}: {_OUTCOME_WORDS[result.outcome]} ({result.net:+,})"
-            )
-        for insurance in game.insurance_results:
-            entry = tally[insurance.seat]
-            entry.staked += insurance.stake
-            entry.payout += insurance.payout
-            entry.lines.append(f"Insurance ({insurance.net:+,})")
-        outcomes = {
-            b.user_id: RoundOutcome(
-                payout=tally[b.seat].payout,
-                hands_played=max(1, tally[b.seat].hands),
-                hands_won=tally[b.seat].won,
-                blackjacks=tally[b.seat].blackjacks,
-            )
-            for b in self._bettors.values()
-        }
-        results = tuple(
-            PlayerResult(
-                b.user_id,
-                b.name,
-                tally[b.seat].staked,
-                tally[b.seat].payout,
-                tally[b.seat].payout - tally[b.seat].staked,
-                tuple(tally[b.seat].lines),
-            )
-            for b in sorted(self._bettors.values(), key=lambda b: b.seat)
+        players = sorted(
+            (Player(b.seat, b.user_id, b.name, b.bet) for b in self._bettors.values()),
+            key=lambda p: p.seat,
         )
-        history = json.dumps(
-            {
-                "rules": self.settings.rules.describe(),
-                "dealer": [str(card) for card in view.dealer.cards],
-                "dealer_total": hand_value(view.dealer.cards).total,
-                "players": {
-                    str(b.user_id): {
-                        "name": b.name,
-                        "hands": [
-                            [str(card) for card in hand.cards]
-                            for seat_view in view.seats
-                            if seat_view.seat == b.seat
-                            for hand in seat_view.hands
-                        ],
-                        "results": tally[b.seat].lines,
-                    }
-                    for b in self._bettors.values()
-                },
-            },
-            ensure_ascii=False,
-        )
+        settled = settle(game, players, self.settings.rules.describe())
         round_id = self.round_id
-        await self.storage.settle_round(
-            round_id, outcomes, history=history, key=f"bj:{round_id}:settle"
+        await move_chips(
+            "settlement",
+            lambda: self.storage.settle_round(
+                round_id, settled.outcomes, history=settled.history, key=f"bj:{round_id}:settle"
+            ),
         )
-        finished = RoundFinished(round_id, results, self.snapshot())
+        finished = RoundFinished(round_id, settled.results, self.snapshot())
         self.rounds_played += 1
         self.phase = TablePhase.IDLE
         self.round = None
@@ -481,6 +463,14 @@ class BlackjackTable:
             raise BetRefused("A bet must be a whole number of chips.")
         if not s.min_bet <= amount <= s.max_bet:
             raise BetRefused(f"Bets at this table are {s.min_bet:,} to {s.max_bet:,} chips.")
+
+    async def _bet_key(self, user_id: int) -> str:
+        """A bet's key when the front gave none: the member's next round at this table,
+        named by the last round they played (so a bet re-sent after a lost answer applies once)."""
+        rounds = await self.storage.list_rounds(self.guild_id, user_id=user_id, limit=1)
+        last = rounds[0].round_id if rounds else 0
+        where = self.round_id if self.round_id is not None else "new"
+        return f"bj:{self.channel_id}:bet:{user_id}:after-round:{last}:round:{where}"
 
     def _by_seat(self, seat: int) -> _Bettor:
         return next(b for b in self._bettors.values() if b.seat == seat)

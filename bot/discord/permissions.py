@@ -134,3 +134,28 @@ def in_game_channel() -> Callable[[T], T]:
         return True
 
     return app_commands.check(predicate)
+
+
+TABLE_PERMISSIONS = (("send_messages", "Send Messages"), ("attach_files", "Attach Files"))
+"""What Felt needs in a channel to show a table there: its message and its image."""
+
+
+class CannotShowTable(Refusal):
+    """Felt may not post a table in this channel, so nobody could see or play it."""
+
+    def __init__(self, missing: list[str]) -> None:
+        names = " and ".join(f"**{name}**" for name in missing)
+        need = "permission" if len(missing) == 1 else "permissions"
+        super().__init__(
+            f"Felt cannot show a table here: it lacks the {names} {need} in this channel. "
+            "Ask a server admin to allow it, or play in another channel."
+        )
+
+
+def require_table_permissions(interaction: discord.Interaction[Any]) -> None:
+    """Refuse (:class:`CannotShowTable`) unless Felt may post a table where ``interaction``
+    happened (the permissions Discord computed for Felt there, sent with the interaction)."""
+    granted = interaction.app_permissions
+    missing = [name for flag, name in TABLE_PERMISSIONS if not getattr(granted, flag)]
+    if missing:
+        raise CannotShowTable(missing)

@@ -5,7 +5,8 @@ One place to choose them, so the Discord front, the terminal front and tests agr
 
 from __future__ import annotations
 
-from bot.holdem.host import BotFactory, EquityFunction
+from bot.holdem.host import EquityFunction
+from bot.holdem.seating import BotFactory
 from engine.bots.runner import make_hand_bot
 from engine.equity import all_in_equities
 

@@ -9,9 +9,9 @@ __all__ = [
     "BuyInError",
     "InvalidActionError",
     "NotSeatedError",
-    "NotYourTurnError",
+    "OutOfTurnError",
     "StaleActionError",
-    "TableClosedError",
+    "TableClosingError",
     "TableError",
     "TableFullError",
     "TableSettingsError",
@@ -34,7 +34,7 @@ class TableFullError(TableError):
     """No seat is free and none can be freed."""
 
 
-class NotYourTurnError(TableError):
+class OutOfTurnError(TableError):
     """Someone else is to act."""
 
 
@@ -50,5 +50,5 @@ class BuyInError(TableError):
     """A buy-in or rebuy outside the table's limits, or more than the member has."""
 
 
-class TableClosedError(TableError):
+class TableClosingError(TableError):
     """The table is closing or closed."""

@@ -9,18 +9,71 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.render.models import SeatStatus
+from bot.holdem.kinds import SeatStatus, Stage
 from engine.cards import Card
-from engine.holdem import ActionKind, LegalActions
+from engine.holdem import Action, ActionKind, Call, Check, Fold, LegalActions, RaiseTo
 
 
-class TableStatus(Enum):
+class TableLifecycle(Enum):
     """The table's lifecycle."""
 
     OPEN = "open"
     STOPPING = "stopping"
     """Stop was asked: the current hand finishes, then everyone is cashed out."""
     CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """What the seat to act may do now, by seat number (never an engine player index)."""
+
+    seat_no: int
+    can_fold: bool
+    can_check: bool
+    call_amount: int | None
+    """More chips a call puts in; None when checking is possible."""
+    min_raise_to: int | None
+    max_raise_to: int | None
+    """Bounds of a bet or raise "to" amount (the maximum is all-in); None when not allowed."""
+    bet_so_far: int
+    is_bet: bool
+    """Whether a raise would be the street's opening bet."""
+
+    @classmethod
+    def of(cls, legal: LegalActions, seat_no: int) -> Offer:
+        """The engine's legal actions, told by seat."""
+        return cls(
+            seat_no,
+            legal.can_fold,
+            legal.can_check,
+            legal.call_amount,
+            legal.min_raise_to,
+            legal.max_raise_to,
+            legal.bet_so_far,
+            legal.is_bet,
+        )
+
+    @property
+    def can_call(self) -> bool:
+        return self.call_amount is not None
+
+    @property
+    def can_raise(self) -> bool:
+        return self.min_raise_to is not None
+
+    def allows(self, action: Action) -> bool:
+        """Whether ``action`` is on offer."""
+        match action:
+            case Fold():
+                return self.can_fold
+            case Check():
+                return self.can_check
+            case Call():
+                return self.can_call
+            case RaiseTo(amount=amount):
+                low, high = self.min_raise_to, self.max_raise_to
+                return low is not None and high is not None and low <= amount <= high
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +106,14 @@ class TableSnapshot:
 
     table_id: int
     name: str
-    status: TableStatus
+    status: TableLifecycle
     seat_count: int
     small_blind: int
     big_blind: int
     ante: int
     hand_id: int | None
-    street: str
-    """"Preflop", "Flop", "Turn", "River", "Showdown" (hand over), or "" between hands."""
+    street: Stage
+    """The stage of the hand, or what the table waits for between hands."""
     board: tuple[Card, ...]
     pots: tuple[int, ...]
     """Main pot then side pots, this street's bets not included."""
@@ -69,10 +122,12 @@ class TableSnapshot:
     to_act_seat: int | None
     deadline: float | None
     """When the player to act times out (Unix seconds), for a live countdown."""
-    legal: LegalActions | None
-    """What the player to act may do; ``legal.player`` is an engine index, not a seat."""
+    legal: Offer | None
+    """What the seat to act may do."""
     action_count: int
     seats: tuple[SeatSnapshot, ...]
+    next_hand_at: float | None = None
+    """When the next hand is dealt (Unix seconds), while the table pauses between hands."""
 
     def seat(self, seat_no: int) -> SeatSnapshot | None:
         """The snapshot of one seat, if occupied."""
@@ -90,7 +145,7 @@ class TableChanged:
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted:
+class HandDealt:
     """A hand was dealt (its starting stacks are already durable in storage)."""
 
     hand_id: int
@@ -127,7 +182,7 @@ class StreetDealt:
     """Board cards came: the flop, turn or river."""
 
     hand_id: int
-    street: str
+    street: Stage
     cards: tuple[Card, ...]
     board: tuple[Card, ...]
     pot: int
@@ -232,7 +287,7 @@ class PlayerReturned:
 
 
 @dataclass(frozen=True, slots=True)
-class HandVoided:
+class HandCancelled:
     """A hand was cancelled and every stack restored to its start."""
 
     hand_id: int
@@ -240,7 +295,7 @@ class HandVoided:
 
 
 @dataclass(frozen=True, slots=True)
-class TableClosed:
+class HoldemTableClosed:
     """The table is closed; every seat was cashed out."""
 
     reason: str
@@ -257,7 +312,7 @@ class Notice:
 
 TableEvent = (
     TableChanged
-    | HandStarted
+    | HandDealt
     | HoleCards
     | ActionTaken
     | StreetDealt
@@ -268,7 +323,7 @@ TableEvent = (
     | PlayerLeft
     | PlayerSatOut
     | PlayerReturned
-    | HandVoided
-    | TableClosed
+    | HandCancelled
+    | HoldemTableClosed
     | Notice
 )

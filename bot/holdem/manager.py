@@ -12,8 +12,9 @@ import random
 from collections.abc import Callable, Iterable
 
 from bot.holdem.errors import TableError
-from bot.holdem.events import HandVoided, Notice
-from bot.holdem.host import BotFactory, EquityFunction, HoldemTable, Presenter
+from bot.holdem.events import HandCancelled, Notice
+from bot.holdem.host import EquityFunction, HoldemTable, Presenter
+from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from storage import Storage, TableInfo
@@ -128,8 +129,8 @@ class HoldemTables:
             self._tables[info.channel_id] = table
             restored.append(table)
             for hand_id, reason in voided_by_table.get(info.table_id, []):
-                await table._publish(HandVoided(hand_id, reason))
-            await table._publish(
+                await table.publish(HandCancelled(hand_id, reason))
+            await table.publish(
                 Notice("Felt restarted: this table is back. Every chip is where it was.")
             )
             await table.resume()

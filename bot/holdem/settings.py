@@ -6,10 +6,26 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from bot.holdem.errors import TableSettingsError
+from bot.tables.limits import (
+    DEFAULT_BUY_IN_BIG_BLINDS,
+    HOLDEM_MAX_SEATS,
+    HOLDEM_MIN_SEATS,
+    MAX_BLIND,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+)
 
-MIN_SEATS, MAX_SEATS = 2, 10
-MAX_BLIND = 1_000_000_000
-MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 600
+__all__ = [
+    "MAX_BLIND",
+    "MAX_SEATS",
+    "MAX_TURN_SECONDS",
+    "MIN_SEATS",
+    "MIN_TURN_SECONDS",
+    "HoldemSettings",
+]
+
+MIN_SEATS, MAX_SEATS = HOLDEM_MIN_SEATS, HOLDEM_MAX_SEATS
+"""Kept under these names for the fronts and the CLI (the limits live in ``bot.tables.limits``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +51,9 @@ class HoldemSettings:
     @property
     def default_buy_in(self) -> int:
         """100 big blinds, within the table's limits."""
-        return min(self.max_buy_in, max(self.min_buy_in, 100 * self.big_blind))
+        return min(
+            self.max_buy_in, max(self.min_buy_in, DEFAULT_BUY_IN_BIG_BLINDS * self.big_blind)
+        )
 
     def validated(self) -> HoldemSettings:
         """These settings, or a ``TableSettingsError`` naming the first problem."""

@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 from bot.holdem.events import TableSnapshot
-from bot.render.models import HoldemSeatView, HoldemTableView, SeatStatus, Street
-
-_STREETS = {
-    "": Street.WAITING,
-    "Preflop": Street.PREFLOP,
-    "Flop": Street.FLOP,
-    "Turn": Street.TURN,
-    "River": Street.RIVER,
-    "Showdown": Street.SHOWDOWN,
-}
+from bot.holdem.kinds import SeatStatus
+from bot.render.models import HoldemSeatView, HoldemTableView
 
 
 def table_view(snapshot: TableSnapshot) -> HoldemTableView:
     """The render view of a snapshot, every chair included (empty ones too)."""
-    street = _STREETS[snapshot.street]
+    street = snapshot.street
     seats = []
     for seat_no in range(1, snapshot.seat_count + 1):
         seat = snapshot.seat(seat_no)
@@ -25,7 +17,7 @@ def table_view(snapshot: TableSnapshot) -> HoldemTableView:
             seats.append(HoldemSeatView(seat=seat_no, status=SeatStatus.EMPTY))
             continue
         status = seat.status
-        if street is Street.WAITING and status in (SeatStatus.ACTIVE, SeatStatus.ALL_IN):
+        if not street.has_hand and status in (SeatStatus.ACTIVE, SeatStatus.ALL_IN):
             status = SeatStatus.WAITING
         seats.append(
             HoldemSeatView(
@@ -39,7 +31,7 @@ def table_view(snapshot: TableSnapshot) -> HoldemTableView:
                 is_small_blind=seat.is_small_blind,
                 is_big_blind=seat.is_big_blind,
                 is_to_act=seat.is_to_act and status is SeatStatus.ACTIVE,
-                shown_cards=seat.shown_cards if street is not Street.WAITING else (),
+                shown_cards=seat.shown_cards if street.has_hand else (),
                 hand_description=seat.description,
                 amount_won=seat.won,
                 last_action=seat.last_action,

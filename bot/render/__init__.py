@@ -22,7 +22,7 @@ from bot.render.models import (
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
-    Street,
+    Stage,
     ViewError,
 )
 from bot.render.text import EMBED_DESCRIPTION_LIMIT, blackjack_table_text, holdem_table_text
@@ -38,7 +38,7 @@ __all__ = [
     "HoldemSeatView",
     "HoldemTableView",
     "SeatStatus",
-    "Street",
+    "Stage",
     "ViewError",
     "blackjack_image_size",
     "blackjack_table_text",

@@ -25,7 +25,7 @@ from bot.render.assets import (
     rounded_box,
 )
 from bot.render.cards import card_size, card_slot, draw_card
-from bot.render.models import HoldemSeatView, HoldemTableView, SeatStatus, Street
+from bot.render.models import HoldemSeatView, HoldemTableView, SeatStatus, Stage
 
 WIDTH = 1280
 HEIGHT = 800
@@ -141,7 +141,7 @@ def _plate_sprite(kind: str) -> Image.Image:
     return rounded_box(PLATE_W, PLATE_H, 12, PALETTE.plate, PALETTE.plate_border, 1)
 
 
-def _caption(seat: HoldemSeatView, street: Street) -> tuple[str, tuple[int, int, int]]:
+def _caption(seat: HoldemSeatView, street: Stage) -> tuple[str, tuple[int, int, int]]:
     """The line under a seat's plate and its colour."""
     if seat.status is SeatStatus.FOLDED:
         return "Folded", PALETTE.dim_text
@@ -149,7 +149,7 @@ def _caption(seat: HoldemSeatView, street: Street) -> tuple[str, tuple[int, int,
         return "Sitting out", PALETTE.dim_text
     if seat.status is SeatStatus.WAITING:
         return "Waiting for next hand", PALETTE.dim_text
-    if street is Street.SHOWDOWN and seat.hand_description:
+    if street.is_over and seat.hand_description:
         return seat.hand_description, PALETTE.text
     if seat.is_to_act:
         return "To act", PALETTE.highlight
@@ -161,7 +161,7 @@ def _draw_seat(
     draw: ImageDraw.ImageDraw,
     seat: HoldemSeatView,
     spot: _Spot,
-    street: Street,
+    street: Stage,
 ) -> None:
     cx, cy = spot.plate_centre
     left = round(cx - PLATE_W / 2)
@@ -178,7 +178,7 @@ def _draw_seat(
         return
 
     dimmed = seat.status in (SeatStatus.FOLDED, SeatStatus.SITTING_OUT, SeatStatus.WAITING)
-    won = street is Street.SHOWDOWN and seat.amount_won > 0
+    won = street.is_over and seat.amount_won > 0
 
     # Cards sit above the plate, their lower part tucked under it.
     card_w, card_h = card_size(SEAT_CARD_W)
@@ -189,7 +189,7 @@ def _draw_seat(
         for index, card in enumerate(seat.shown_cards):
             x = cx - row / 2 + index * (card_w + 4)
             draw_card(canvas, card, x, cards_top, SEAT_CARD_W, dimmed=dimmed)
-    elif seat.status.in_hand and street is not Street.WAITING:
+    elif seat.status.in_hand and street.has_hand:
         for index in range(2):
             x = cx - card_w - 2 + index * (card_w + 4)
             draw_card(canvas, None, x, cards_top + 4, SEAT_CARD_W)
@@ -290,10 +290,10 @@ def _draw_middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: HoldemTab
     row = 5 * card_w + 4 * BOARD_GAP
     left = CENTRE[0] - row / 2
     top = CENTRE[1] - card_h / 2 + 6
-    if view.street is Street.WAITING:
+    if not view.street.has_hand:
         draw.text(
             CENTRE,
-            "Waiting for players",
+            view.street.label,
             font=font(22, bold=True),
             fill=PALETTE.felt_text,
             anchor="mm",

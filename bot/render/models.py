@@ -11,56 +11,39 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
+from bot.holdem.kinds import SeatStatus, Stage
+from bot.tables.limits import (
+    BLACKJACK_MAX_HANDS,
+    BLACKJACK_MAX_SEATS,
+    HOLDEM_MAX_SEATS,
+    HOLDEM_MIN_SEATS,
+)
 from engine.cards import Card
 
-HOLDEM_MIN_SEATS = 2
-HOLDEM_MAX_SEATS = 10
-BLACKJACK_MAX_SEATS = 7
-BLACKJACK_MAX_HANDS = 4
+__all__ = [
+    "BLACKJACK_MAX_HANDS",
+    "BLACKJACK_MAX_SEATS",
+    "HOLDEM_MAX_SEATS",
+    "HOLDEM_MIN_SEATS",
+    "BlackjackHandView",
+    "BlackjackPhase",
+    "BlackjackSeatView",
+    "BlackjackTableView",
+    "HandResult",
+    "HoldemSeatView",
+    "HoldemTableView",
+    "SeatStatus",
+    "Stage",
+    "Street",
+    "ViewError",
+]
+
+Street = Stage
+"""The old name of ``Stage``, still imported by the terminal front."""
 
 
 class ViewError(ValueError):
     """A view that describes an impossible table (the table host has a bug)."""
-
-
-class SeatStatus(Enum):
-    """Where a Hold'em seat stands in the current hand."""
-
-    ACTIVE = "active"
-    """Dealt in and still in the hand (its cards show as backs unless shown)."""
-    FOLDED = "folded"
-    """Dealt in, then folded: dimmed, no cards."""
-    ALL_IN = "all_in"
-    """Dealt in with every chip in the pot."""
-    SITTING_OUT = "sitting_out"
-    """Seated but not playing hands: dimmed."""
-    EMPTY = "empty"
-    """No one in the chair."""
-    WAITING = "waiting"
-    """Seated and waiting for the next hand (joined mid-hand, or between hands)."""
-
-    @property
-    def in_hand(self) -> bool:
-        """Whether the seat holds cards in the current hand."""
-        return self in (SeatStatus.ACTIVE, SeatStatus.ALL_IN)
-
-
-class Street(Enum):
-    """The stage of a Hold'em hand as the table shows it."""
-
-    WAITING = "Waiting for players"
-    """No hand is running: nobody holds cards."""
-    PREFLOP = "Pre-flop"
-    FLOP = "Flop"
-    TURN = "Turn"
-    RIVER = "River"
-    SHOWDOWN = "Showdown"
-    """The hand is over: shown cards, hand descriptions and winnings are on the seats."""
-
-    @property
-    def label(self) -> str:
-        """The street's name for display: ``"Pre-flop"``, ``"Flop"``."""
-        return str(self.value)
 
 
 def _check_chips(owner: str, **amounts: int) -> None:
@@ -138,7 +121,7 @@ class HoldemTableView:
 
     table_name: str
     hand_number: int
-    street: Street
+    street: Stage
     seats: tuple[HoldemSeatView, ...]
     board: tuple[Card, ...] = ()
     pots: tuple[int, ...] = ()
@@ -169,7 +152,7 @@ class HoldemTableView:
             raise ViewError("more than one seat is marked to act")
         if sum(seat.is_button for seat in self.seats) > 1:
             raise ViewError("more than one seat holds the button")
-        if self.street is Street.WAITING and shown:
+        if not self.street.has_hand and shown:
             raise ViewError("no cards can be shown while no hand is running")
 
     @property

@@ -21,7 +21,7 @@ from bot.render.models import (
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
-    Street,
+    Stage,
 )
 from bot.render.text import blackjack_table_text, holdem_table_text
 from engine.cards import Card, parse_cards
@@ -36,7 +36,7 @@ def six_max_mid_hand() -> HoldemTableView:
     return HoldemTableView(
         table_name="#poker-night",
         hand_number=42,
-        street=Street.TURN,
+        street=Stage.TURN,
         board=_cards("Ah 7c 7d Qs"),
         pots=(1_350,),
         small_blind=10,
@@ -60,7 +60,7 @@ def ten_seat_showdown() -> HoldemTableView:
     return HoldemTableView(
         table_name="High Rollers Friday Night Extravaganza Table Number One",
         hand_number=1_207,
-        street=Street.SHOWDOWN,
+        street=Stage.SHOWDOWN,
         board=_cards("Kh 9s 9d 4c 2h"),
         pots=(4_800, 2_400, 600),
         small_blind=50,
@@ -94,7 +94,7 @@ def heads_up_preflop() -> HoldemTableView:
     return HoldemTableView(
         table_name="Heads-up",
         hand_number=3,
-        street=Street.PREFLOP,
+        street=Stage.PREFLOP,
         small_blind=5,
         big_blind=10,
         seats=(

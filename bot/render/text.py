@@ -20,7 +20,7 @@ from bot.render.models import (
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
-    Street,
+    Stage,
 )
 from engine.cards import Card
 
@@ -87,7 +87,7 @@ def _cap(lines: list[str]) -> str:
     return "\n".join([*kept, "…"])
 
 
-def _holdem_seat_line(seat: HoldemSeatView, street: Street, style: _Style) -> str:
+def _holdem_seat_line(seat: HoldemSeatView, street: Stage, style: _Style) -> str:
     if seat.status is SeatStatus.EMPTY:
         return f"#{seat.seat} · empty seat"
     name = style.name(seat.name)
@@ -123,7 +123,7 @@ def _holdem_seat_line(seat: HoldemSeatView, street: Street, style: _Style) -> st
         parts.append("to act")
     elif (
         seat.last_action
-        and street is not Street.SHOWDOWN
+        and not street.is_over
         and seat.status is SeatStatus.ACTIVE
         and not seat.bet
     ):
@@ -153,7 +153,7 @@ def holdem_table_text(view: HoldemTableView, *, markdown: bool = True) -> str:
     if view.big_blind:
         header.append(f"Blinds {chips_text(view.small_blind)}/{chips_text(view.big_blind)}")
     lines = [" · ".join(header)]
-    if view.street is not Street.WAITING:
+    if view.street.has_hand:
         lines.append(f"Board: {_cards(view.board) if view.board else '—'}")
     pots = [(index, amount) for index, amount in enumerate(view.pots) if amount > 0]
     if len(pots) == 1 or (pots and len(view.pots) == 1):

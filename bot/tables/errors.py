@@ -12,3 +12,7 @@ class TableError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+STALE_BUTTON = "That button is out of date: the table has moved on."
+"""The one refusal of a click offered at an earlier point of a hand or round, at either game."""

@@ -12,7 +12,8 @@ import random
 from collections.abc import Sequence
 
 from bot.holdem.bots import TABLE_BOTS, TABLE_EQUITY
-from bot.holdem.host import BOT_NAMES, BotFactory, BotPlayer, EquityFunction
+from bot.holdem.host import EquityFunction
+from bot.holdem.seating import BOT_NAMES, BotBrain, BotFactory
 from engine.bots import STRATEGY_NAMES, BotSpec, UnknownStrategyError
 
 __all__ = [
@@ -59,7 +60,7 @@ def bot_factory(strategies: Sequence[str]) -> BotFactory:
     is ignored: the terminal chooses per seat)."""
     chosen = tuple(strategies) or (DEFAULT_STRATEGY,)
 
-    def make(bot_name: str, strategy: str, rng: random.Random) -> BotPlayer:
+    def make(bot_name: str, strategy: str, rng: random.Random) -> BotBrain:
         return _BRAINS(bot_name, strategy_of(bot_name, chosen), rng)
 
     return make

@@ -21,10 +21,11 @@ from rich.text import Text
 
 from bot.holdem.events import (
     ActionTaken,
+    HandCancelled,
+    HandDealt,
     HandFinished,
     HandsTabled,
-    HandStarted,
-    HandVoided,
+    HoldemTableClosed,
     HoleCards,
     Notice,
     PlayerJoined,
@@ -33,7 +34,6 @@ from bot.holdem.events import (
     PlayerSatOut,
     StreetDealt,
     TableChanged,
-    TableClosed,
     TableEvent,
     TableSnapshot,
     TurnStarted,
@@ -114,7 +114,7 @@ class HoldemScreen:
                 if self._prompt_due:
                     self._prompt_due = False
                     self.show_turn()
-            case HandStarted(hand_id=hand_id):
+            case HandDealt(hand_id=hand_id):
                 self.console.rule(f"Hand #{hand_id}", style="green")
             case HoleCards(user_id=user_id, hand_id=hand_id, cards=cards):
                 if user_id == self.user_id:
@@ -139,7 +139,7 @@ class HoldemScreen:
             case HandFinished():
                 self.turn = None
                 self._show_result(event)
-            case HandVoided(hand_id=hand_id, reason=reason):
+            case HandCancelled(hand_id=hand_id, reason=reason):
                 self.turn = None
                 self.console.print(
                     f"Hand #{hand_id} is cancelled ({reason}): every stack is back as it was."
@@ -167,7 +167,7 @@ class HoldemScreen:
                     self.console.print("You are dealt in again from the next hand.")
             case Notice(text=text):
                 self.console.print(text, style="dim")
-            case TableClosed(cash_outs=cash_outs):
+            case HoldemTableClosed(cash_outs=cash_outs):
                 self.turn = None
                 for _, user_id, amount in cash_outs:
                     if user_id == self.user_id:

@@ -38,9 +38,9 @@ from bot.discord.cogs.holdem import Holdem
 from bot.discord.holdem import ids
 from bot.discord.pacing import Pacer
 from bot.holdem.events import (
+    HandDealt,
     HandFinished,
     HandsTabled,
-    HandStarted,
     HoleCards,
     StreetDealt,
     TableEvent,
@@ -412,7 +412,7 @@ async def start_holdem_fixture(
         def tap(channel_id: int, event: TableEvent) -> None:
             events.append((channel_id, event))
             times.append(fake_discord.clock.now())
-            if isinstance(event, HandStarted) and cogs and cogs[0].tables is not None:
+            if isinstance(event, HandDealt) and cogs and cogs[0].tables is not None:
                 table = cogs[0].tables.get(channel_id)
                 if table is not None and table.hand is not None:
                     holes[(table.table_id, event.hand_id)] = list(table.hand.hole_cards)

@@ -154,17 +154,23 @@ async def test_insurance_and_even_money_decided_in_any_order(
     await h.bet(bob, 100)
     await h.deal_by_clock()
     offer = await h.wait_offer(alice)
-    assert offer.button_labels == ["Insurance", "Even money", "No insurance", "Hint"]
+    # Each player sees which choice is theirs: insurance for Alice, even money for Bob.
+    assert offer.button_labels == [
+        "Insurance · Alice",
+        "Even money · Bob",
+        "No insurance",
+        "Hint",
+    ]
     assert offer.content.startswith(
         f"The dealer shows an ace. Insurance? <@{alice.id}> and <@{bob.id}> decide"
     )
-    assert await refusal(h, bob, offer, label="Insurance") == (
+    assert await refusal(h, bob, offer, label="Insurance · Alice") == (
         "Insurance is not on offer for you now: **Even money** or **No insurance**."
     )
     # Both decide on the same message, at once: Bob's click lands after Alice's moved the
     # round on a step, and still counts.
-    first = await h.fake.click(alice, offer, label="Insurance")
-    second = await h.fake.click(bob, offer, label="Even money")
+    first = await h.fake.click(alice, offer, label="Insurance · Alice")
+    second = await h.fake.click(bob, offer, label="Even money · Bob")
     await asyncio.gather(first.wait_answered(), second.wait_answered())
 
     assert await results(h, 1) == [

@@ -21,9 +21,10 @@ from blackjack_fixtures import (
     start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
 )
 from conftest import World
-from fakediscord import FakeDiscord, FakeMessage, ResponseKind
+from fakediscord import FakeDiscord, FakeMessage, Permission, ResponseKind
 
 from bot.blackjack.events import ActionTaken, BetPlaced
+from bot.tables.errors import STALE_BUTTON
 from storage import Storage
 
 LIMITS = "Bets at this table are 10 to 500 chips."
@@ -69,6 +70,21 @@ async def test_bad_bets_are_refused_privately_and_change_nothing(
     account = await storage.get_account(world.guild.id, world.alice.id)
     assert account is None or account.balance == 1_000
     assert (await storage.check()).ok
+
+
+async def test_a_bet_in_a_channel_where_felt_cannot_post_is_refused_before_any_chip_moves(
+    world: World, start_blackjack: Factory
+) -> None:
+    h = await start_blackjack()
+    h.fake.deny_bot(world.channel, Permission.ATTACH_FILES)
+    refused = await h.bet(world.alice, 10, unchecked=True)
+    assert refused.reply.ephemeral_for is world.alice.user
+    assert refused.reply.content == (
+        "Felt cannot show a table here: it lacks the **Attach Files** permission in this "
+        "channel. Ask a server admin to allow it, or play in another channel."
+    )
+    assert await h.bot.storage.get_account(world.guild.id, world.alice.id) is None
+    assert h.of(BetPlaced) == []
 
 
 async def test_a_bet_above_the_balance_a_second_bet_and_a_bet_during_play_are_refused(
@@ -128,7 +144,7 @@ async def test_out_of_turn_double_clicks_and_stale_buttons_apply_once_or_are_ref
     await h.fake.wait_until(lambda: len(refusals()) == 1, what="one refusal")
     (refused,) = refusals()
     assert refused.ephemeral_for is alice.user
-    assert refused.content == "That button is out of date; use the latest one."
+    assert refused.content == STALE_BUTTON
     assert [e.text for e in h.of(ActionTaken)] == ["Alice: Hit"]
     assert {first.response_kind, second.response_kind} <= {
         ResponseKind.DEFERRED_UPDATE_MESSAGE,
@@ -136,9 +152,7 @@ async def test_out_of_turn_double_clicks_and_stale_buttons_apply_once_or_are_ref
     }
 
     # A button from before the hit (a client that missed the edit) is stale too.
-    assert await refusal(h, alice, before, label="Stand") == (
-        "That button is out of date; use the latest one."
-    )
+    assert await refusal(h, alice, before, label="Stand") == (STALE_BUTTON)
     await h.act(alice, "Stand")
     await h.act(bob, "Stand")
     await h.fake.wait_for_message(world.channel, lambda m: "Results" in m.text)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import World
-from fakediscord import FakeDiscord, FakeMember, FakeMessage
+from fakediscord import FakeDiscord, FakeMember, FakeMessage, Permission
 from holdem_fixtures import (
     Factory,
     HoldemWorld,
@@ -75,6 +75,26 @@ async def test_holdem_start_refuses_bad_values_privately(
     assert fake_discord.channel_messages(world.channel) == []
     account = await h.bot.storage.get_account(world.guild.id, world.alice.id)
     assert account is None or account.at_tables == 0
+
+
+@pytest.mark.parametrize(
+    ("denied", "named"),
+    [
+        (Permission.SEND_MESSAGES, "**Send Messages** permission"),
+        (Permission.ATTACH_FILES, "**Attach Files** permission"),
+        (Permission.SEND_MESSAGES | Permission.ATTACH_FILES, "**Send Messages** and **Attach"),
+    ],
+)
+async def test_holdem_start_refuses_a_channel_where_felt_cannot_post(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory, denied: int, named: str
+) -> None:
+    h = await start_holdem()
+    fake_discord.deny_bot(world.channel, denied)
+    reply = await slash(fake_discord, world.alice, world, "holdem start")
+    assert reply.ephemeral and reply.content.startswith("Felt cannot show a table here")
+    assert named in reply.content
+    assert h.cog.tables is not None and h.cog.tables.get(world.channel.id) is None
+    assert await h.bot.storage.get_account(world.guild.id, world.alice.id) is None
 
 
 async def test_holdem_start_follows_the_guild_settings(
@@ -145,10 +165,13 @@ async def test_holdem_join_cards_table_and_leave(
     back = await slash(fake, bob, world, "holdem back")
     assert back.ephemeral and "back" in back.content
 
-    # Leaving during a hand waits for its end; the chips go back to the wallet then.
+    # Leaving during a hand plays the leaver's turns at once (check, else fold); the chips go
+    # back to the wallet when the hand ends, which that may have done already.
     leaving = await slash(fake, alice, world, "holdem leave")
-    assert leaving.ephemeral and "end of this hand" in leaving.content
-    await play_until(h, [alice, bob], hands=1)
+    gone = any(e.user_id == alice.id for e in h.of(PlayerLeft))
+    expected = "You left the table" if gone else "You leave at the end of this hand"
+    assert leaving.ephemeral and expected in leaving.content
+    await play_until(h, [bob], hands=1)
     await h.wait_host(lambda: bool(h.of(PlayerLeft)), "Alice to leave")
     left = [e for e in h.of(PlayerLeft) if e.user_id == alice.id]
     account = await h.bot.storage.get_account(world.guild.id, alice.id)
@@ -165,7 +188,10 @@ async def test_holdem_rebuy_sitout_and_stop_permissions(
     not_seated = await slash(fake, bob, world, "holdem rebuy", amount=100)
     assert not_seated.ephemeral and "not seated" in not_seated.content
     too_much = await slash(fake, alice, world, "holdem rebuy", amount=600)
-    assert too_much.ephemeral and "at most 500" in too_much.content
+    # Checked against the stack still in play: the blinds already went in.
+    seat = h.table().snapshot().seat(1)
+    assert seat is not None and seat.stack < 500
+    assert too_much.ephemeral and f"at most {1000 - seat.stack:,} chips" in too_much.content
     rebuy = await slash(fake, alice, world, "holdem rebuy", amount=100)
     assert rebuy.ephemeral and "100 chips are added to your stack after this hand" in rebuy.content
     await slash(fake, bob, world, "holdem join")

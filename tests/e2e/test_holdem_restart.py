@@ -22,7 +22,8 @@ from holdem_fixtures import (
     start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
 )
 
-from bot.holdem.events import HandFinished, HandVoided, TableClosed
+from bot.holdem.events import HandCancelled, HandFinished, HoldemTableClosed
+from bot.holdem.kinds import Stage
 from storage import HandStatus, Storage
 
 DM_CLOSED = "I cannot send you direct messages"
@@ -41,7 +42,7 @@ async def into_a_hand(h: HoldemWorld, members: list[FakeMember], hand: int) -> F
         member = await h.next_turn(members, lambda: False)
         assert member is not None
         snapshot = h.table().snapshot()
-        if snapshot.hand_id == hand and snapshot.street == "Flop":
+        if snapshot.hand_id == hand and snapshot.street is Stage.FLOP:
             message, _ref = await h.wait_offer(member)
             await h.act(member, button(message, "Min"))
             after = await h.next_turn(members, lambda: False)
@@ -63,7 +64,7 @@ async def seated(storage: Storage, guild_id: int, members: list[FakeMember]) -> 
 async def stop_and_settle(h: HoldemWorld, members: list[FakeMember]) -> None:
     stopped = await h.fake.slash(members[0], h.channel, "holdem stop")
     await stopped.wait_answered()
-    await h.play(members, until=lambda: bool(h.of(TableClosed)))
+    await h.play(members, until=lambda: bool(h.of(HoldemTableClosed)))
 
 
 def human_net(worlds: list[HoldemWorld], humans: set[int]) -> int:
@@ -159,7 +160,7 @@ async def test_holdem_crash_mid_hand_recovery_voids_it_and_takes_the_old_buttons
     await fake.wait_for_message(world.channel, lambda m: "Hand #2 was cancelled" in m.text)
     await fake.wait_until(lambda: old_message.buttons == [], what="the old buttons to go")
     assert (old_message.content, old_message.embeds) == shown
-    assert [e.hand_id for e in second.of(HandVoided)] == [2]
+    assert [e.hand_id for e in second.of(HandCancelled)] == [2]
     assert (await storage.check()).ok
     assert await seated(storage, world.guild.id, members) == before
     await second.wait_host(lambda: second.table().hand_id == 3, "the next hand")

@@ -25,23 +25,24 @@ from bot.discord.posts import Post, merge_posts
 from bot.holdem.events import (
     HandsTabled,
     HoleCards,
+    Offer,
     ShownHand,
+    TableLifecycle,
     TableSnapshot,
-    TableStatus,
 )
+from bot.holdem.kinds import Stage
 from bot.holdem.settings import HoldemSettings
 from engine.cards import parse_cards
-from engine.holdem import LegalActions
 
 
-def legal(call: int | None, low: int | None, high: int | None, bet: int = 0) -> LegalActions:
-    return LegalActions(0, True, call is None, call, low, high, bet, bet == 0 and call is None)
+def legal(call: int | None, low: int | None, high: int | None, bet: int = 0) -> Offer:
+    return Offer(1, True, call is None, call, low, high, bet, bet == 0 and call is None)
 
 
-def snapshot(pot: int, legal_actions: LegalActions) -> TableSnapshot:
+def snapshot(pot: int, legal_actions: Offer) -> TableSnapshot:
     return TableSnapshot(
-        table_id=1, name="t", status=TableStatus.OPEN, seat_count=6, small_blind=5,
-        big_blind=10, ante=0, hand_id=1, street="Flop", board=(), pots=(pot,), total_pot=pot,
+        table_id=1, name="t", status=TableLifecycle.OPEN, seat_count=6, small_blind=5,
+        big_blind=10, ante=0, hand_id=1, street=Stage.FLOP, board=(), pots=(pot,), total_pot=pot,
         to_act_seat=1, deadline=None, legal=legal_actions, action_count=3, seats=(),
     )  # fmt: skip
 

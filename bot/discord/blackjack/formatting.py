@@ -56,6 +56,10 @@ _STYLES = {
 }
 
 
+BUTTON_LABEL_LIMIT = 80
+"""Discord's longest button label."""
+
+
 def escape(text: str) -> str:
     """A name or line safe in Discord markdown (mentions are never allowed to ping anyway)."""
     return discord.utils.escape_markdown(text)
@@ -192,12 +196,25 @@ def table_buttons(snapshot: BlackjackSnapshot, *, hints: bool = True) -> list[Bu
     legal: frozenset[Action] = frozenset().union(*offers.values())
     ref = ActionRef(round_id, snapshot.step)
     buttons = [
-        ButtonSpec(action_id(ref, action), action.label, _STYLES[action], 0)
+        ButtonSpec(action_id(ref, action), _label(snapshot, offers, action), _STYLES[action], 0)
         for action in in_order(legal)
     ]
     if hints:
         buttons.append(ButtonSpec(hint_id(round_id), HINT, discord.ButtonStyle.secondary, 1))
     return buttons
+
+
+def _label(
+    snapshot: BlackjackSnapshot, offers: Mapping[int, frozenset[Action]], action: Action
+) -> str:
+    """The button's label; a choice that only some of the players deciding have (insurance
+    for some, even money for others) names whose it is, so each sees their own."""
+    takers = [user_id for user_id, actions in offers.items() if action in actions]
+    if len(takers) == len(offers):
+        return action.label
+    names = {player.user_id: player.name for player in snapshot.players}
+    whose = ", ".join(names.get(user_id, "?") for user_id in takers)
+    return f"{action.label} · {whose}"[:BUTTON_LABEL_LIMIT]
 
 
 def bet_line(event: BetPlaced) -> str:

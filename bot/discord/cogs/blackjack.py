@@ -21,14 +21,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.blackjack.errors import (
-    ActionRefused,
     NotInRoundError,
-    NotYourTurnError,
     StaleActionError,
 )
 from bot.blackjack.events import TablePhase
 from bot.blackjack.host import BlackjackSettings, BlackjackTable
-from bot.blackjack.view import deciding, in_order, seat_label
+from bot.blackjack.view import seat_label
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import DYNAMIC_ITEMS
 from bot.discord.blackjack.ids import ActionRef
@@ -38,11 +36,11 @@ from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import blackjack_defaults
 from bot.discord.pacing import Pacer, bot_pacer
-from bot.discord.permissions import guild_member, require_game_channel
+from bot.discord.permissions import guild_member, require_game_channel, require_table_permissions
 from bot.discord.replies import acknowledge
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tables.errors import TableError
-from engine.blackjack import INSURANCE_ACTIONS, Action, Rules, Shoe
+from engine.blackjack import Action, Rules, Shoe
 from storage import MAX_CHIPS, Storage
 
 _log = logging.getLogger("felt.discord.blackjack")
@@ -51,7 +49,6 @@ REFUNDED_BY_RECOVERY = "Felt restarted during this round"
 SUSPENDED = "Felt is restarting"
 DRAIN_SECONDS = 10.0
 """At shutdown, how long the tables' last messages may take to go out."""
-INSURANCE_RETRIES = 3
 """Insurance decisions may come in any order; a click that lost the race to another player's
 decision is re-applied at the new step this many times."""
 
@@ -227,45 +224,9 @@ class Blackjack(commands.Cog):
     ) -> None:
         table = self._table_of_round(interaction, ref.round_id)
         user_id = interaction.user.id
-        step = self._checked_step(table, user_id, ref, action)
+        step = table.check_offer(user_id, ref.round_id, ref.step, action)
         await interaction.response.defer()
-        for _attempt in range(INSURANCE_RETRIES):
-            try:
-                await table.act(user_id, ref.round_id, step, action)
-                return
-            except StaleActionError:
-                if action not in INSURANCE_ACTIONS:
-                    raise
-                step = self._checked_step(table, user_id, ref, action)
-        raise StaleActionError("The table is busy: please try again.")
-
-    def _checked_step(
-        self, table: BlackjackTable, user_id: int, ref: ActionRef, action: Action
-    ) -> int:
-        """The step at which to apply ``action`` for ``user_id``, or the refusal the click
-        deserves (checked at once, without waiting on the table)."""
-        snapshot = table.snapshot()
-        if snapshot.round_id != ref.round_id:
-            raise StaleActionError("That round is over: its buttons no longer do anything.")
-        if snapshot.player(user_id) is None:
-            raise NotInRoundError(
-                "You have no bet in this round: `/blackjack deal` to join the next one."
-            )
-        offers = deciding(snapshot).get(user_id, frozenset())
-        if action in INSURANCE_ACTIONS and offers & INSURANCE_ACTIONS:
-            # Each player decides on insurance once a round, in any order, so any of this
-            # round's insurance buttons means that one decision: take it at the current step.
-            step = snapshot.step
-        elif ref.step != snapshot.step:
-            raise StaleActionError("That button is out of date; use the latest one.")
-        else:
-            step = ref.step
-        if not offers:
-            raise NotYourTurnError("It is not your turn.")
-        if action not in offers:
-            choices = " or ".join(f"**{choice.label}**" for choice in in_order(offers))
-            raise ActionRefused(f"{action.label} is not on offer for you now: {choices}.")
-        return step
+        await table.act(user_id, ref.round_id, step, action)
 
     async def on_deal_now(self, interaction: discord.Interaction[Any], round_id: int) -> None:
         table = self._table_of_round(interaction, round_id)
@@ -304,6 +265,7 @@ class Blackjack(commands.Cog):
         if isinstance(bet, bool) or not isinstance(bet, int):
             raise InvalidBet("The bet must be a whole number of chips.")
         await require_game_channel(interaction)
+        require_table_permissions(interaction)
         self._require_storage()
         channel_id = interaction.channel_id
         assert channel_id is not None

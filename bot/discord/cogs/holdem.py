@@ -40,24 +40,32 @@ from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
 from bot.discord.pacing import Pacer, bot_pacer
-from bot.discord.permissions import guild_member, is_admin, require_game_channel
+from bot.discord.permissions import (
+    guild_member,
+    is_admin,
+    require_game_channel,
+    require_table_permissions,
+)
 from bot.discord.replies import acknowledge
 from bot.discord.tree import route_errors
 
 # The one seam for bot players: swap this import when engine.bots lands.
 from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
 from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
-from bot.holdem.errors import (
-    NotSeatedError,
-    NotYourTurnError,
-    StaleActionError,
-    TableError,
-)
-from bot.holdem.events import TableSnapshot
-from bot.holdem.host import BotFactory, EquityFunction, HoldemTable
+from bot.holdem.errors import NotSeatedError, TableError
+from bot.holdem.events import Offer
+from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
+from bot.holdem.seating import BotFactory
 from bot.render import render_cards
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tables.limits import (
+    HOLDEM_MAX_BOTS,
+    HOLDEM_MAX_SEATS,
+    HOLDEM_MIN_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+)
 from engine.holdem import Action, Call, Check, Fold, RaiseTo
 from storage import MAX_CHIPS, HandStatus, Storage
 
@@ -207,24 +215,14 @@ class Holdem(commands.Cog):
             raise Refusal("This table is closed: its buttons no longer do anything.")
         return table
 
-    def _check_turn(self, table: HoldemTable, user_id: int, ref: ActionRef) -> TableSnapshot:
-        """Refuse at once, without waiting on the table, a click that cannot apply."""
-        seat_no = table.seat_of(user_id)
-        if seat_no is None:
-            raise NotSeatedError("It is not your turn: you are not seated at this table.")
-        snapshot = table.snapshot()
-        if snapshot.hand_id != ref.hand_id or snapshot.legal is None:
-            raise StaleActionError("That hand is over.")
-        if snapshot.action_count != ref.action_count:
-            raise StaleActionError("That button is out of date: the hand has moved on.")
-        if snapshot.to_act_seat != seat_no:
-            raise NotYourTurnError("It is not your turn.")
-        return snapshot
-
     async def _hole_cards_reply(
         self, interaction: discord.Interaction[Any], table: HoldemTable
     ) -> None:
         user_id = interaction.user.id
+        if table.is_waiting(user_id):
+            raise NotSeatedError(
+                "You are waiting for a seat: your cards come with your first hand."
+            )
         if table.seat_of(user_id) is None:
             raise NotSeatedError("Only players seated at this table have cards here.")
         found = table.hole_cards(user_id)
@@ -267,9 +265,9 @@ class Holdem(commands.Cog):
         amount: int | None,
     ) -> None:
         table = self._table_of_button(interaction, ref.table_id)
-        snapshot = self._check_turn(table, interaction.user.id, ref)
+        offer = table.check_offer(interaction.user.id, ref.hand_id, ref.action_count)
         if move is Move.RAISE:
-            modal = raise_modal(ref, snapshot)
+            modal = raise_modal(ref, offer)
             await interaction.response.send_modal(modal)
             # The submit is handled by ``on_interaction`` from its custom_id alone (after a
             # restart too), so discord.py's modal store must not handle it a second time.
@@ -304,9 +302,8 @@ class Holdem(commands.Cog):
         ref = ActionRef(int(match["table"]), int(match["hand"]), int(match["count"]))
         async with route_errors(interaction, "holdem raise modal"):
             table = self._table_of_button(interaction, ref.table_id)
-            snapshot = self._check_turn(table, interaction.user.id, ref)
-            assert snapshot.legal is not None
-            amount = raise_amount(submitted_value(data, ids.AMOUNT_INPUT), snapshot.legal)
+            offer = table.check_offer(interaction.user.id, ref.hand_id, ref.action_count)
+            amount = raise_amount(submitted_value(data, ids.AMOUNT_INPUT), offer)
             await interaction.response.defer()
             await table.act(interaction.user.id, ref.hand_id, ref.action_count, RaiseTo(amount))
 
@@ -317,9 +314,9 @@ class Holdem(commands.Cog):
         small_blind="Small blind in chips (default: the server's; the big blind follows)",
         big_blind="Big blind in chips (default: twice the small blind)",
         buy_in="Your buy-in in chips (default: 100 big blinds within the table's limits)",
-        seats="Seats at the table, 2 to 10",
+        seats=f"Seats at the table, {HOLDEM_MIN_SEATS} to {HOLDEM_MAX_SEATS}",
         bots="Most bot players seated at once, 0 for none (default: fill every empty chair)",
-        turn_seconds="Seconds each player has to act, 5 to 600",
+        turn_seconds=f"Seconds each player has to act, {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}",
     )
     async def start(
         self,
@@ -327,13 +324,14 @@ class Holdem(commands.Cog):
         small_blind: Chips | None = None,
         big_blind: Chips | None = None,
         buy_in: Chips | None = None,
-        seats: app_commands.Range[int, 2, 10] | None = None,
-        bots: app_commands.Range[int, 0, 9] | None = None,
-        turn_seconds: app_commands.Range[int, 5, 600] | None = None,
+        seats: app_commands.Range[int, HOLDEM_MIN_SEATS, HOLDEM_MAX_SEATS] | None = None,
+        bots: app_commands.Range[int, 0, HOLDEM_MAX_BOTS] | None = None,
+        turn_seconds: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] | None = None,
     ) -> None:
         member = guild_member(interaction)
         _refuse_bot_accounts(member)
         await require_game_channel(interaction)
+        require_table_permissions(interaction)
         manager = self._manager()
         channel_id = interaction.channel_id
         assert channel_id is not None
@@ -552,9 +550,9 @@ class Holdem(commands.Cog):
         return max(here)
 
 
-def raise_modal(ref: ActionRef, snapshot: TableSnapshot) -> RaiseModal:
-    legal = snapshot.legal
-    assert legal is not None and legal.min_raise_to is not None and legal.max_raise_to is not None
+def raise_modal(ref: ActionRef, legal: Offer) -> RaiseModal:
+    if legal.min_raise_to is None or legal.max_raise_to is None:
+        raise Refusal("You cannot raise now.")
     verb = "Bet" if legal.is_bet else "Raise to"
     return RaiseModal(
         ref,

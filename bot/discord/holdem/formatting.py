@@ -19,18 +19,19 @@ from bot.discord.posts import (
     Post,
 )
 from bot.holdem.events import (
+    HandCancelled,
     HandFinished,
     HandsTabled,
-    HandVoided,
+    HoldemTableClosed,
     PlayerJoined,
     PlayerLeft,
     PlayerReturned,
     PlayerSatOut,
     StreetDealt,
-    TableClosed,
+    TableLifecycle,
     TableSnapshot,
-    TableStatus,
 )
+from bot.holdem.kinds import Stage
 from bot.holdem.view import table_view
 from bot.render.cards import card_label
 from bot.render.models import HoldemTableView
@@ -120,7 +121,7 @@ def table_payload(
 
 def turn_line(snapshot: TableSnapshot) -> str:
     """Whose turn it is, with a live countdown; or what the table is waiting for."""
-    if snapshot.status is TableStatus.CLOSED:
+    if snapshot.status is TableLifecycle.CLOSED:
         return "This table is closed."
     seat = snapshot.seat(snapshot.to_act_seat) if snapshot.to_act_seat is not None else None
     if seat is not None and snapshot.legal is not None:
@@ -137,10 +138,12 @@ def turn_line(snapshot: TableSnapshot) -> str:
         if snapshot.deadline is not None:
             line += f" · times out <t:{int(snapshot.deadline)}:R>"
         return line
-    if snapshot.status is TableStatus.STOPPING:
+    if snapshot.status is TableLifecycle.STOPPING:
         return "This table closes after this hand."
     if snapshot.hand_id is not None:
         return f"Hand #{snapshot.hand_id} is over. The next hand starts in a moment."
+    if snapshot.next_hand_at is not None:
+        return f"Next hand in a moment (<t:{int(snapshot.next_hand_at)}:R>)."
     return "Waiting for players: `/holdem join` to sit down."
 
 
@@ -176,7 +179,7 @@ def table_buttons(snapshot: TableSnapshot) -> list[ButtonSpec]:
     to act (My cards alone while a bot thinks; nothing between hands)."""
     if snapshot.hand_id is None or snapshot.legal is None or snapshot.to_act_seat is None:
         return []
-    if snapshot.status is TableStatus.CLOSED:
+    if snapshot.status is TableLifecycle.CLOSED:
         return []
     my_cards = ButtonSpec(cards_id(snapshot.table_id), MY_CARDS, discord.ButtonStyle.secondary, 0)
     seat = snapshot.seat(snapshot.to_act_seat)
@@ -214,15 +217,15 @@ def table_buttons(snapshot: TableSnapshot) -> list[ButtonSpec]:
 # ----- posts ----------------------------------------------------------------------------------
 
 
-def street_post(event: StreetDealt, previous: str, actions: Sequence[str]) -> Post:
+def street_post(event: StreetDealt, previous: Stage, actions: Sequence[str]) -> Post:
     new = len(event.cards)
     old, fresh = event.board[:-new], event.board[-new:]
     board = " ".join([cards_text(old), f"**{cards_text(fresh)}**"]).strip()
     lines = [f"{board} · pot {event.pot:,}"]
     if actions:
-        lines.append(f"{previous}: " + escape(" · ".join(actions)))
+        lines.append(f"{previous.label}: " + escape(" · ".join(actions)))
     return Post(
-        title=f"Hand #{event.hand_id} · {event.street}",
+        title=f"Hand #{event.hand_id} · {event.street.label}",
         description=_cap("\n".join(lines)),
         colour=STREET_COLOUR,
     )
@@ -245,12 +248,12 @@ def tabled_post(event: HandsTabled) -> Post:
     )
 
 
-def result_post(event: HandFinished, street: str, actions: Sequence[str]) -> Post:
+def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> Post:
     lines = []
     if event.board:
         lines.append(f"Board: {cards_text(event.board)}")
     if actions:
-        lines.append(f"{street}: " + escape(" · ".join(actions)))
+        lines.append(f"{street.label}: " + escape(" · ".join(actions)))
     shown_by_seat: dict[int, str] = {}
     for shown in event.shown:
         # Hands shown before an all-in run-out have no description yet; the final snapshot
@@ -285,7 +288,7 @@ def result_post(event: HandFinished, street: str, actions: Sequence[str]) -> Pos
     )
 
 
-def voided_post(event: HandVoided) -> Post:
+def voided_post(event: HandCancelled) -> Post:
     return Post(
         description=f"Hand #{event.hand_id} was cancelled ({escape(event.reason)}): every stack "
         "is back to what it was when the hand started.",
@@ -314,7 +317,7 @@ def returned_line(event: PlayerReturned) -> str:
     return f"{escape(event.name)} is back in the game."
 
 
-def closed_post(event: TableClosed) -> Post:
+def closed_post(event: HoldemTableClosed) -> Post:
     lines = [f"The table is closed ({escape(event.reason)})."]
     members = [(name, amount) for name, user_id, amount in event.cash_outs if user_id is not None]
     house = sum(amount for _name, user_id, amount in event.cash_outs if user_id is None)

@@ -13,6 +13,7 @@ from typing import Any
 from bot.config import HoldemConfig
 from bot.discord.chips import checked_amount
 from bot.discord.errors import Refusal
+from bot.holdem.events import Offer
 from bot.holdem.settings import (
     MAX_SEATS,
     MAX_TURN_SECONDS,
@@ -21,7 +22,6 @@ from bot.holdem.settings import (
     HoldemSettings,
 )
 from bot.render.text import shorten
-from engine.holdem import LegalActions
 from storage import MAX_CHIPS
 
 ALL_IN_WORDS = frozenset({"all", "allin", "all-in", "all in", "max", "shove"})
@@ -116,7 +116,7 @@ def buy_in_for(settings: HoldemSettings, buy_in: object | None) -> int:
     return amount
 
 
-def raise_amount(text: str | None, legal: LegalActions) -> int:
+def raise_amount(text: str | None, legal: Offer) -> int:
     """The "raise to" total a member typed in the raise modal, or a refusal saying what fits.
 
     Accepts ``1200``, ``1,200``, ``1 200``, ``min``, ``all-in``/``max``.

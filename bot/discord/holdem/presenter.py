@@ -32,10 +32,11 @@ from bot.discord.table_look import TableLook, render_off_loop, with_content
 from bot.discord.workers import Sleep, Workers
 from bot.holdem.events import (
     ActionTaken,
+    HandCancelled,
+    HandDealt,
     HandFinished,
     HandsTabled,
-    HandStarted,
-    HandVoided,
+    HoldemTableClosed,
     HoleCards,
     Notice,
     PlayerJoined,
@@ -44,12 +45,12 @@ from bot.holdem.events import (
     PlayerSatOut,
     StreetDealt,
     TableChanged,
-    TableClosed,
     TableEvent,
+    TableLifecycle,
     TableSnapshot,
-    TableStatus,
     TurnStarted,
 )
+from bot.holdem.kinds import Stage
 from bot.render import render_cards, render_holdem_table
 from storage import Game, StorageError
 
@@ -108,10 +109,10 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
         self._snapshot: TableSnapshot | None = None
         self._last_final: tuple[TableSnapshot, tuple[str, ...]] | None = None
         self._between_hands = False
-        self._closed: TableClosed | None = None
-        self._voided: HandVoided | None = None
+        self._closed: HoldemTableClosed | None = None
+        self._voided: HandCancelled | None = None
         self._log: list[str] = []
-        self._street = "Preflop"
+        self._street = Stage.PREFLOP
         self._street_actions: list[str] = []
         self._keys = itertools.count(1)
         self._current: int | None = None
@@ -182,7 +183,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
         match event:
             case TableChanged(snapshot=snapshot):
                 self._set_snapshot(snapshot)
-            case HandStarted():
+            case HandDealt():
                 self._start_hand()
             case HoleCards():
                 self._dms.pop(event.user_id, None)
@@ -214,7 +215,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
                 self.channel.post(Post(description=formatting.sat_out_line(event)))
             case PlayerReturned():
                 self.channel.post(Post(description=formatting.returned_line(event)))
-            case HandVoided():
+            case HandCancelled():
                 self.channel.post(formatting.voided_post(event))
                 self._voided = event
                 self._last_final = None
@@ -222,7 +223,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
                 self._log = []
             case Notice(text=text):
                 self.channel.post(Post(description=formatting.escape(text)))
-            case TableClosed():
+            case HoldemTableClosed():
                 self._closed = event
                 self.channel.post(formatting.closed_post(event))
                 if self._current is not None:
@@ -239,7 +240,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
         self._between_hands = False
         self._voided = None
         self._log = []
-        self._street = "Preflop"
+        self._street = Stage.PREFLOP
         self._street_actions = []
         if self._current is None or self.channel.buried:
             self._new_table_message(retire)
@@ -283,7 +284,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
         if shown is None:
             return None
         snapshot, log = shown
-        if self._closed is not None or snapshot.status is TableStatus.CLOSED:
+        if self._closed is not None or snapshot.status is TableLifecycle.CLOSED:
             return with_content(table_payload(snapshot, log, live=False), "This table is closed.")
         voided = self._voided
         if voided is not None and snapshot.hand_id == voided.hand_id:

@@ -3,8 +3,6 @@ acts, stale clicks refused, timers, settlement and refunds, all on real storage.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +10,8 @@ import pytest
 from bot.blackjack.errors import (
     ActionRefused,
     BetRefused,
+    NoDecisionError,
     NotInRoundError,
-    NotYourTurnError,
     StaleActionError,
 )
 from bot.blackjack.events import ActionTaken, RoundFinished, RoundRefunded, TablePhase
@@ -26,15 +24,6 @@ from tests.bot.holdem.conftest import Recorder
 GUILD, CHANNEL = 1000, 3000
 ALICE, BOB = 21, 22
 START = 1000
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "felt.db")
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def table(
@@ -235,7 +224,7 @@ async def test_not_your_turn_while_another_player_acts(storage: Storage) -> None
     await game.deal_now(BOB)
     assert game.snapshot().to_act_user == ALICE
     assert game.round_id is not None
-    with pytest.raises(NotYourTurnError):
+    with pytest.raises(NoDecisionError):
         await game.act(BOB, game.round_id, game.snapshot().step, Action.STAND)
 
 
@@ -277,7 +266,7 @@ async def test_insurance_is_decided_by_every_player_in_any_order(storage: Storag
     # Bob answers first with the button he was shown; Alice's button (same step) still works.
     await game.act(BOB, round_id, step, Action.NO_INSURANCE)
     await game.act(ALICE, round_id, step, Action.NO_INSURANCE)
-    with pytest.raises((StaleActionError, NotYourTurnError, ActionRefused)):
+    with pytest.raises((StaleActionError, NoDecisionError, ActionRefused)):
         await game.act(ALICE, round_id, step, Action.NO_INSURANCE)  # the double click
     assert game.snapshot().to_act_user == ALICE  # on to the hands
     assert (await storage.check()).ok

@@ -12,19 +12,19 @@ from bot.holdem.errors import (
     BuyInError,
     InvalidActionError,
     NotSeatedError,
-    NotYourTurnError,
+    OutOfTurnError,
     StaleActionError,
-    TableClosedError,
+    TableClosingError,
     TableError,
 )
 from bot.holdem.events import (
     ActionTaken,
+    HandDealt,
     HandFinished,
-    HandStarted,
+    HoldemTableClosed,
     HoleCards,
     PlayerLeft,
     PlayerSatOut,
-    TableClosed,
     TurnStarted,
 )
 from bot.holdem.host import HoldemTable
@@ -67,7 +67,7 @@ async def test_host_join_fills_bots_and_deals_privately(
     snapshot = table.snapshot()
     assert [s.is_bot for s in snapshot.seats] == [False, True, True]
     assert table.hand is not None and table.hand_id == 1
-    started = recorder.of(HandStarted)
+    started = recorder.of(HandDealt)
     assert len(started) == 1 and len(started[0].seats) == 3
     holes = recorder.of(HoleCards)
     assert [(h.user_id, h.seat_no) for h in holes] == [(ALICE, 1)]  # bots get no private event
@@ -131,7 +131,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
     actor = table.seats[snapshot.to_act_seat or 0].user_id
     other = BOB if actor == ALICE else ALICE
     count = hand.action_count
-    with pytest.raises(NotYourTurnError):
+    with pytest.raises(OutOfTurnError):
         await table.act(other, table.hand_id, count, Call())
     with pytest.raises(NotSeatedError):
         await table.act(CAROL, table.hand_id, count, Call())
@@ -141,7 +141,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
         await table.act(actor, table.hand_id, count, Check())
     assert hand.action_count == count  # refusals changed nothing
     await table.act(actor, table.hand_id, count, Call())
-    with pytest.raises((StaleActionError, NotYourTurnError)):
+    with pytest.raises((StaleActionError, OutOfTurnError)):
         await table.act(actor, table.hand_id, count, Call())  # the double click
     assert len([e for e in recorder.of(ActionTaken) if e.text.endswith("calls 5")]) == 1
 
@@ -191,18 +191,22 @@ async def test_host_leave_mid_hand_cashes_out_after_it(
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
-    await table.join(BOB, "Bob", 500)
-    assert table.hand is not None
-    assert await table.leave(BOB) is False
-    assert table.seat_of(BOB) is not None
+    await table.join(CAROL, "Carol", 500)
+    await table.join(BOB, "Bob", 500)  # waits for the next hand
+    await play_out(table, scheduler)
+    await scheduler.advance(2.0)
+    assert table.hand is not None and table.seat_of(BOB) in table.order
+    await table.leave(BOB)
+    await table.leave(CAROL)
     await play_out(table, scheduler)
     left = recorder.of(PlayerLeft)
-    assert [e.user_id for e in left] == [BOB]
+    assert sorted(e.user_id for e in left) == sorted([BOB, CAROL])
     assert table.seat_of(BOB) is None and table.seat_of(ALICE) == 1
     assert table.hand is None and not table.is_closed  # Alice waits for company
     assert await table.leave(ALICE) is True
     assert table.is_closed
-    assert await storage.balance(GUILD, ALICE) + await storage.balance(GUILD, BOB) == 2 * STARTING
+    wallets = [await storage.balance(GUILD, who) for who in (ALICE, BOB, CAROL)]
+    assert sum(wallets) == 3 * STARTING
     assert (await storage.check()).ok
 
 
@@ -214,7 +218,7 @@ async def test_host_table_with_no_humans_closes_and_bots_return_chips_to_the_hou
     assert await table.leave(ALICE) is False  # in a hand: leaves at its end
     await play_out(table, scheduler)
     assert table.is_closed
-    closed = recorder.of(TableClosed)
+    closed = recorder.of(HoldemTableClosed)
     assert len(closed) == 1 and closed[0].reason == "no players are left"
     bots_back = [amount for name, user, amount in closed[0].cash_outs if user is None]
     assert len(bots_back) == 2 and all(amount > 0 for amount in bots_back)
@@ -230,7 +234,7 @@ async def test_host_stop_is_for_the_host_or_an_admin(make_table: Any) -> None:
     with pytest.raises(TableError, match="Only the player who opened"):
         await table.stop(BOB)
     assert await table.stop(BOB, is_admin=True) is False
-    with pytest.raises(TableClosedError):
+    with pytest.raises(TableClosingError):
         await table.join(CAROL, "Carol", 200)
 
 

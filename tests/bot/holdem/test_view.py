@@ -7,7 +7,7 @@ from typing import Any
 from bot.holdem.events import HandFinished
 from bot.holdem.view import table_view
 from bot.render import holdem_table_text, render_holdem_table
-from bot.render.models import SeatStatus, Street
+from bot.render.models import SeatStatus, Stage
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, RaiseTo
 from tests.bot.holdem.conftest import ALICE, BOB, Recorder
@@ -39,10 +39,10 @@ async def test_view_of_every_snapshot_of_a_session_is_valid_and_renders(
     results = recorder.of(HandFinished)
     assert len(results) >= 3
     final = table_view(results[0].snapshot)
-    assert final.street is Street.SHOWDOWN
+    assert final.street is Stage.SHOWDOWN
     assert sum(seat.amount_won for seat in final.seats) == sum(p.amount for p in results[0].pots)
     assert any(seat.status is SeatStatus.EMPTY for seat in views[-1].seats) or len(table.seats) == 6
-    assert any(view.street is Street.FLOP for view in views)
+    assert any(view.street is Stage.FLOP for view in views)
     png = render_holdem_table(final)
     assert png.startswith(b"\x89PNG")
     assert "Alice" in holdem_table_text(views[-1])

@@ -21,7 +21,7 @@ from bot.render import (
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
-    Street,
+    Stage,
     ViewError,
     blackjack_image_size,
     render_blackjack_table,
@@ -63,7 +63,7 @@ def holdem_view(count: int, **changes: object) -> HoldemTableView:
     fields: dict[str, object] = {
         "table_name": "Test table",
         "hand_number": 7,
-        "street": Street.FLOP,
+        "street": Stage.FLOP,
         "seats": seats,
         "board": cards("As Kd 7c"),
         "pots": (60,),
@@ -139,7 +139,7 @@ def test_holdem_handles_empty_seats_zero_pots_and_no_hand() -> None:
         *(HoldemSeatView(number, status=SeatStatus.EMPTY) for number in range(2, 10)),
     )
     for pots in [(), (0,), (0, 0)]:
-        view = HoldemTableView("Quiet", 0, Street.WAITING, seats, pots=pots)
+        view = HoldemTableView("Quiet", 0, Stage.WAITING, seats, pots=pots)
         assert open_png(render_holdem_table(view)).size == HOLDEM_IMAGE_SIZE
 
 
@@ -155,14 +155,12 @@ def test_holdem_zero_pots_draw_nothing_in_the_middle() -> None:
 def test_holdem_image_changes_only_when_cards_are_shown() -> None:
     """The view has no hole cards to draw (see test_render_models); turning cards face up is
     the one way to put card faces on a seat, and it does change the picture."""
-    hidden = holdem_view(6, street=Street.SHOWDOWN)
+    hidden = holdem_view(6, street=Stage.SHOWDOWN)
     seats = list(hidden.seats)
     seats[0] = dataclasses.replace(seats[0], shown_cards=cards("Qs Qh"))
     shown = dataclasses.replace(hidden, seats=tuple(seats))
     assert render_holdem_table(shown) != render_holdem_table(hidden)
-    assert render_holdem_table(hidden) == render_holdem_table(
-        holdem_view(6, street=Street.SHOWDOWN)
-    )
+    assert render_holdem_table(hidden) == render_holdem_table(holdem_view(6, street=Stage.SHOWDOWN))
 
 
 def plate_brightness(image: Image.Image, count: int, index: int) -> float:

@@ -14,7 +14,7 @@ from bot.render.models import (
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
-    Street,
+    Stage,
     ViewError,
 )
 from engine.cards import Card, Rank, Suit, parse_cards
@@ -32,7 +32,7 @@ def table(**changes: object) -> HoldemTableView:
     fields: dict[str, object] = {
         "table_name": "t",
         "hand_number": 1,
-        "street": Street.FLOP,
+        "street": Stage.FLOP,
         "seats": seats(3),
         "board": cards("As Kd 7c"),
     }
@@ -89,7 +89,7 @@ def test_holdem_table_refuses_impossible_boards(board: str) -> None:
 def test_holdem_table_refuses_a_card_on_the_board_and_in_a_hand() -> None:
     shown = HoldemSeatView(1, "A", shown_cards=cards("As Qd"))
     with pytest.raises(ViewError, match="twice"):
-        table(street=Street.SHOWDOWN, seats=(shown, HoldemSeatView(2, "B")))
+        table(street=Stage.SHOWDOWN, seats=(shown, HoldemSeatView(2, "B")))
 
 
 def test_holdem_table_refuses_two_seats_to_act() -> None:
@@ -101,7 +101,7 @@ def test_holdem_table_refuses_two_seats_to_act() -> None:
 def test_holdem_table_refuses_shown_cards_when_no_hand_runs() -> None:
     shown = HoldemSeatView(1, "A", shown_cards=cards("2s 3s"))
     with pytest.raises(ViewError, match="no hand"):
-        table(street=Street.WAITING, board=(), seats=(shown, HoldemSeatView(2, "B")))
+        table(street=Stage.WAITING, board=(), seats=(shown, HoldemSeatView(2, "B")))
 
 
 @pytest.mark.parametrize(

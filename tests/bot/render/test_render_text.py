@@ -14,7 +14,7 @@ from bot.render import (
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
-    Street,
+    Stage,
     blackjack_table_text,
     holdem_table_text,
     samples,
@@ -63,7 +63,7 @@ def test_holdem_text_with_zero_pots_and_no_board() -> None:
     view = HoldemTableView(
         "T",
         1,
-        Street.PREFLOP,
+        Stage.PREFLOP,
         (HoldemSeatView(1, "A", stack=5), HoldemSeatView(2, "B", stack=5)),
         pots=(0,),
     )
@@ -94,7 +94,7 @@ def ten_long_seats() -> HoldemTableView:
     return HoldemTableView(
         "T" * 300,
         10**9,
-        Street.SHOWDOWN,
+        Stage.SHOWDOWN,
         seats,
         board=cards("As Ks Qs Js 9d"),
         pots=tuple(10**9 + index for index in range(9)),
@@ -125,7 +125,7 @@ def test_shorten_cleans_and_cuts() -> None:
 
 def test_markdown_in_names_is_escaped() -> None:
     seats = (HoldemSeatView(1, "**bold** `x` <@1>", stack=5), HoldemSeatView(2, "B", stack=5))
-    text = holdem_table_text(HoldemTableView("T", 1, Street.FLOP, seats, board=cards("2c 3c 4c")))
+    text = holdem_table_text(HoldemTableView("T", 1, Stage.FLOP, seats, board=cards("2c 3c 4c")))
     assert "\\*\\*bold\\*\\* \\`x\\` \\<@1\\>" in text
 
 

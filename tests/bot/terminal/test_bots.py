@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.holdem.host import BOT_NAMES
+from bot.holdem.seating import BOT_NAMES
 from bot.terminal.bots import (
     STRATEGY_NAMES,
     UnknownBotError,

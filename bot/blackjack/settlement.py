@@ -1,0 +1,67 @@
+"""A finished Blackjack round as storage settles it and the channel reads it. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.blackjack.events import Player, PlayerResult
+from engine.blackjack import Round
+from engine.blackjack.hand import hand_value
+from engine.blackjack.history import PlayerHistory, RoundHistory, dumps, summarise
+from storage import RoundOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a finished round pays (by member), tells the channel, and stores as history."""
+
+    outcomes: Mapping[int, RoundOutcome]
+    results: tuple[PlayerResult, ...]
+    history: str
+
+
+def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
+    """The settlement of ``game``, finished, for ``players`` (in seat order)."""
+    summary = summarise(game.results, game.insurance_results, seats=[p.seat for p in players])
+    outcomes = {
+        p.user_id: RoundOutcome(
+            payout=summary[p.seat].payout,
+            hands_played=max(1, summary[p.seat].hands),
+            hands_won=summary[p.seat].won,
+            blackjacks=summary[p.seat].blackjacks,
+        )
+        for p in players
+    }
+    results = tuple(
+        PlayerResult(
+            p.user_id,
+            p.name,
+            summary[p.seat].staked,
+            summary[p.seat].payout,
+            summary[p.seat].net,
+            summary[p.seat].lines,
+        )
+        for p in players
+    )
+    view = game.view()
+    history = RoundHistory(
+        rules,
+        tuple(view.dealer.cards),
+        hand_value(view.dealer.cards).total,
+        tuple(
+            PlayerHistory(
+                p.user_id,
+                p.name,
+                tuple(
+                    tuple(hand.cards)
+                    for seat in view.seats
+                    if seat.seat == p.seat
+                    for hand in seat.hands
+                ),
+                summary[p.seat].lines,
+            )
+            for p in players
+        ),
+    )
+    return Settlement(outcomes, results, dumps(history))

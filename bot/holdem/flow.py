@@ -1,0 +1,464 @@
+"""The life of a Hold'em hand under its table's lock: dealing, turns, timers, settlement.
+
+``HandLifecycle`` holds what the hand in progress needs (the engine hand, its ``SeatOrder``,
+the turn and next-hand timers) and runs it from the deal to storage's settlement and the pause
+before the next one. Every method here runs with the table's lock held; the commands members
+send, which take the lock, are ``HoldemTable``'s (``bot.holdem.host``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from bot.holdem.errors import (
+    TableClosingError,
+)
+from bot.holdem.events import (
+    HandDealt,
+    HandFinished,
+    HandsTabled,
+    HoldemTableClosed,
+    HoleCards,
+    PlayerSatOut,
+    TableChanged,
+    TableEvent,
+    TableLifecycle,
+    TableSnapshot,
+    TurnStarted,
+)
+from bot.holdem.narrate import narrate, posted, summarise
+from bot.holdem.order import SeatOrder, to_act
+from bot.holdem.seating import BotFactory, Seat, Seating
+from bot.holdem.settings import HoldemSettings
+from bot.holdem.snapshot import TableState, table_snapshot
+from bot.tables.clock import Scheduler, TimerHandle
+from bot.tables.moves import move_chips
+from engine.bots import TableStats
+from engine.bots.runner import HandBot
+from engine.cards import Card
+from engine.holdem import Action, Check, Event, Fold, Hand, Stakes, phh
+from storage import Storage
+
+_log = logging.getLogger("felt.holdem")
+
+TIMEOUTS_BEFORE_SITTING_OUT = 2
+
+
+class Presenter(Protocol):
+    """Where a table's events go. Must return quickly: queue slow work (Discord requests)."""
+
+    async def publish(self, event: TableEvent) -> None: ...
+
+
+EquityFunction = Callable[[Sequence[tuple[Card, ...]], Sequence[Card]], Sequence[float]]
+"""Chances to win or share for face-up hands on a partial board (runs in a worker thread)."""
+
+
+class HandLifecycle:
+    """A table's hand in progress and its timers; ``HoldemTable`` adds the commands."""
+
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        host_user_id: int | None,
+        settings: HoldemSettings,
+        scheduler: Scheduler,
+        presenter: Presenter,
+        bots: BotFactory,
+        equity: EquityFunction | None = None,
+        rng: random.Random | None = None,
+        last_hand_id: int = 0,
+    ) -> None:
+        self.storage = storage
+        self.table_id = table_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.name = name
+        self.host_user_id = host_user_id
+        self.settings = settings
+        self.status = TableLifecycle.OPEN
+        self.hand: Hand | None = None
+        self.hand_id = last_hand_id
+        self.order = SeatOrder()
+        self._scheduler = scheduler
+        self._presenter = presenter
+        self._equity = equity
+        self._rng = rng if rng is not None else secrets.SystemRandom()
+        self.seating = Seating(
+            storage=storage,
+            table_id=table_id,
+            guild_id=guild_id,
+            settings=settings,
+            bots=bots,
+            rng=self._rng,
+            publish=self.publish,
+        )
+        self._lock = asyncio.Lock()
+        self._button: int | None = None
+        self._turn_timer: TimerHandle | None = None
+        self._deadline: float | None = None
+        self._next_hand_timer: TimerHandle | None = None
+        self._next_hand_at: float | None = None
+        self._running_pot = 0
+        self._last_actions: dict[int, str] = {}
+        self.stats = TableStats()
+        """Public statistics of everyone who played here, for the bots to read."""
+        self._closed = asyncio.Event()
+        self._suspended = False
+
+    # --------------------------------------------------------------------- queries
+
+    @property
+    def seats(self) -> dict[int, Seat]:
+        """The occupied seats by number."""
+        return self.seating.seats
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat number of a member, if seated."""
+        return self.seating.seat_of(user_id)
+
+    def snapshot(self) -> TableSnapshot:
+        """The table as everyone may see it."""
+        state = TableState(
+            table_id=self.table_id,
+            name=self.name,
+            status=self.status,
+            settings=self.settings,
+            hand_id=self.hand_id,
+            seats=self.seating.facts(),
+            last_actions=dict(self._last_actions),
+            next_hand_at=self._next_hand_at,
+        )
+        return table_snapshot(state, self.hand, self.order, self._deadline)
+
+    # -------------------------------------------------------------------- turns
+
+    async def _bot_turn(self, hand_id: int, action_count: int) -> None:
+        async with self._lock:
+            hand = self.hand
+            player = to_act(hand) if hand is not None else None
+            if not self._still(hand_id, action_count) or hand is None or player is None:
+                return
+            seat = self.seats[self.order.seat(player)]
+            assert seat.bot is not None
+            try:
+                if isinstance(seat.bot, HandBot):
+                    # engine.bots reads its opponents from the table's public statistics.
+                    seat.bot.stats = self.stats
+                    keys = self._player_keys()
+                    action = await asyncio.to_thread(seat.bot.decide, hand, player, keys)
+                else:
+                    action = await asyncio.to_thread(seat.bot.decide, hand, player)
+                events = hand.act(player, action)
+            except Exception:
+                _log.exception("bot %s failed to act; it checks or folds", seat.name)
+                events = hand.act(player, _timeout_action(hand))
+            await self._after_events(events, automatic=False)
+
+    async def _timeout(self, hand_id: int, action_count: int) -> None:
+        async with self._lock:
+            hand = self.hand
+            player = to_act(hand) if hand is not None else None
+            if not self._still(hand_id, action_count) or hand is None or player is None:
+                return
+            seat = self.seats[self.order.seat(player)]
+            seat.timeouts += 1
+            events = hand.act(player, _timeout_action(hand))
+            if seat.timeouts >= TIMEOUTS_BEFORE_SITTING_OUT and seat.user_id is not None:
+                seat.sitting_out = True
+                seat.sit_out_reason = "timed out twice"
+                await self.publish(
+                    PlayerSatOut(seat.seat_no, seat.name, seat.user_id, "timed out twice in a row")
+                )
+            await self._after_events(events, automatic=True)
+
+    def _still(self, hand_id: int, action_count: int) -> bool:
+        hand = self.hand
+        return (
+            hand is not None
+            and hand_id == self.hand_id
+            and hand.action_count == action_count
+            and not hand.is_complete
+        )
+
+    async def _play_for_leavers(self) -> None:
+        """Play at once, by the timeout rule, every turn of a player who has left (lock held)."""
+        hand = self.hand
+        while hand is not None and self.hand is hand and not hand.is_complete:
+            player = to_act(hand)
+            if player is None or not self.seats[self.order.seat(player)].leaving:
+                return
+            events = hand.act(player, _timeout_action(hand))
+            await self._after_events(events, automatic=True, leavers=False)
+
+    # -------------------------------------------------------------------- hand flow
+
+    async def _maybe_start_hand(self) -> None:
+        """Deal a new hand if none is running and enough players are in (lock held)."""
+        if self.hand is not None or self.status is not TableLifecycle.OPEN or self._suspended:
+            return
+        if self._next_hand_timer is not None:
+            return  # the pause after the last hand is still running
+        await self.seating.fill_bots(self.hand_id + 1)
+        players = self.seating.players()
+        if len(players) < 2 or not any(not self.seats[n].is_bot for n in players):
+            await self._publish_table()
+            return
+        self._button = self._next_button(players)
+        order = SeatOrder.around(players, self._button)
+        hand_id = self.hand_id + 1
+        stacks = {n: self.seats[n].stack for n in order}
+        key = f"holdem:{self.table_id}:hand:{hand_id}:start"
+        await move_chips(
+            "hand start", lambda: self.storage.start_hand(self.table_id, hand_id, stacks, key=key)
+        )
+        s = self.settings
+        stakes = Stakes.standard(len(players), s.small_blind, s.big_blind, s.ante)
+        hand = Hand(stakes, [stacks[n] for n in order], rng=self._rng)
+        self.hand, self.order, self.hand_id = hand, order, hand_id
+        self._last_actions = {}
+        self._running_pot = posted(hand.events)
+        for seat_no in order:
+            self.seats[seat_no].hands_sat_out = 0
+        await self.publish(HandDealt(hand_id, self._button, order.seats))
+        for player, seat_no in enumerate(order):
+            user_id = self.seats[seat_no].user_id
+            if user_id is not None:
+                cards = tuple(hand.hole_cards[player])
+                await self.publish(HoleCards(hand_id, seat_no, user_id, cards))
+        # A hand can be over as soon as it is dealt (everyone all in on the blinds and antes):
+        # the deal's own events go the same way as any action's, on to settlement.
+        await self._after_events(list(hand.events), automatic=False)
+
+    def _next_button(self, players: list[int]) -> int:
+        if self._button is None:
+            return players[self._rng.randrange(len(players))]
+        later = [n for n in players if n > self._button]
+        return later[0] if later else players[0]
+
+    async def _after_events(
+        self, events: list[Event], *, automatic: bool, leavers: bool = True
+    ) -> None:
+        hand = self.hand
+        assert hand is not None
+        told = narrate(
+            events,
+            hand,
+            self.order,
+            self.seating.names(),
+            hand_id=self.hand_id,
+            running_pot=self._running_pot,
+            last_actions=self._last_actions,
+            automatic=automatic,
+        )
+        self._last_actions = dict(told.last_actions)
+        self._running_pot = told.running_pot
+        for event in told.events:
+            if isinstance(event, HandsTabled):
+                await self.publish(await self._with_equities(event))
+            else:
+                await self.publish(event)
+        await self._publish_table()
+        if hand.is_complete:
+            await self._finish_hand()
+        elif leavers and self._leaver_to_act():
+            await self._play_for_leavers()
+        else:
+            await self._next_turn()
+
+    def _leaver_to_act(self) -> bool:
+        player = to_act(self.hand) if self.hand is not None else None
+        return player is not None and self.seats[self.order.seat(player)].leaving
+
+    async def _with_equities(self, tabled: HandsTabled) -> HandsTabled:
+        """All-in before the river: each shown hand's chance to win (in a worker thread)."""
+        if self._equity is None or len(tabled.hands) < 2:
+            return tabled
+        try:
+            chances = await asyncio.to_thread(
+                self._equity, [s.cards for s in tabled.hands], list(tabled.board)
+            )
+        except Exception:
+            _log.exception("equity calculation failed")
+            return tabled
+        equities = tuple(zip((s.seat_no for s in tabled.hands), chances, strict=True))
+        return HandsTabled(tabled.hand_id, tabled.board, tabled.hands, equities)
+
+    async def _next_turn(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        self._cancel_turn_timer()
+        player = to_act(hand)
+        if player is None:
+            return
+        seat = self.seats[self.order.seat(player)]
+        hand_id, count = self.hand_id, hand.action_count
+        if seat.bot is not None:
+            self._turn_timer = self._scheduler.call_later(
+                self.settings.bot_delay_seconds, lambda: self._bot_turn(hand_id, count)
+            )
+            return
+        assert seat.user_id is not None
+        legal = hand.turn
+        assert legal is not None
+        self._deadline = self._scheduler.now() + self.settings.turn_seconds
+        self._turn_timer = self._scheduler.call_later(
+            self.settings.turn_seconds, lambda: self._timeout(hand_id, count)
+        )
+        await self.publish(
+            TurnStarted(hand_id, count, seat.seat_no, seat.user_id, self._deadline, legal)
+        )
+        await self._publish_table()
+
+    async def _finish_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        self._cancel_turn_timer()
+        names = self.seating.names()
+        summary = summarise(hand, self.order, names)
+        text = phh.dumps(
+            phh.from_hand(
+                hand,
+                hand=self.hand_id,
+                table=self.name,
+                players=[names[n] for n in self.order],
+                seats=list(self.order),
+                seat_count=self.settings.seats,
+            )
+        )
+        key = f"holdem:{self.table_id}:hand:{self.hand_id}:settle"
+        await move_chips(
+            "settlement",
+            lambda: self.storage.settle_hand(
+                self.table_id,
+                self.hand_id,
+                summary.final_stacks,
+                phh=text,
+                results=summary.results,
+                key=key,
+            ),
+        )
+        for seat_no, stack in summary.final_stacks.items():
+            self.seats[seat_no].stack = stack
+        self.stats.record(hand.events, self._player_keys())
+        await self.publish(
+            HandFinished(
+                self.hand_id,
+                tuple(hand.board),
+                summary.pots,
+                summary.shown,
+                summary.net,
+                self.snapshot(),
+            )
+        )
+        await self._between_hands()
+
+    async def _between_hands(self) -> None:
+        """Apply what waited for the hand's end, then schedule the next hand."""
+        dealt = set(self.order)
+        self.hand = None
+        self.order = SeatOrder()
+        await self.seating.after_hand(dealt, self.hand_id)
+        if self.status is TableLifecycle.STOPPING:
+            await self._close("stopped")
+            return
+        await self._after_membership_change(schedule=True)
+
+    async def _after_membership_change(self, *, schedule: bool = False) -> None:
+        if not self.seating.has_members():
+            await self._close("no players are left")
+            return
+        if schedule:
+            self._schedule_next_hand()
+            await self._publish_table()
+        else:
+            await self._publish_table()
+            await self._maybe_start_hand()
+
+    def _schedule_next_hand(self) -> None:
+        if self._next_hand_timer is not None:
+            self._next_hand_timer.cancel()
+
+        async def deal() -> None:
+            async with self._lock:
+                self._next_hand_timer = None
+                self._next_hand_at = None
+                await self._maybe_start_hand()
+
+        delay = self.settings.between_hands_seconds
+        # The countdown only promises a hand when one can be dealt.
+        if len(self.seating.players()) >= 2 or self.seating.pending:
+            self._next_hand_at = self._scheduler.now() + delay
+        self._next_hand_timer = self._scheduler.call_later(delay, deal)
+
+    async def _close(self, reason: str) -> None:
+        self._cancel_timers()
+        key = f"holdem:{self.table_id}:close"
+        closed = await move_chips("close", lambda: self.storage.close_table(self.table_id, key=key))
+        names = self.seating.names()
+        cash_outs = tuple(
+            (names.get(c.seat_no, c.bot_name or "?"), c.user_id, c.amount) for c in closed.cash_outs
+        )
+        self.seats.clear()
+        self.seating.pending.clear()
+        self.hand = None
+        self.order = SeatOrder()
+        self.status = TableLifecycle.CLOSED
+        await self.publish(HoldemTableClosed(reason, cash_outs))
+        self._closed.set()
+
+    # ------------------------------------------------------------------------ helpers
+
+    def _require_open(self) -> None:
+        if self.status is not TableLifecycle.OPEN:
+            raise TableClosingError("This table is closing.")
+
+    def _in_hand(self, seat_no: int) -> bool:
+        return self.hand is not None and not self.hand.is_complete and seat_no in self.order
+
+    def _player_keys(self) -> list[tuple[str, int | str]]:
+        """A stable identity for each player of the hand, in PHH order."""
+        keys: list[tuple[str, int | str]] = []
+        for seat_no in self.order:
+            seat = self.seats[seat_no]
+            keys.append(("user", seat.user_id) if seat.user_id is not None else ("bot", seat.name))
+        return keys
+
+    def _cancel_turn_timer(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
+        self._deadline = None
+
+    def _cancel_timers(self) -> None:
+        self._cancel_turn_timer()
+        if self._next_hand_timer is not None:
+            self._next_hand_timer.cancel()
+            self._next_hand_timer = None
+        self._next_hand_at = None
+
+    async def publish(self, event: TableEvent) -> None:
+        """Send an event to the front; a front's failure never breaks the game or loses chips."""
+        try:
+            await self._presenter.publish(event)
+        except Exception:
+            _log.exception("presenter failed on %s", type(event).__name__)
+
+    async def _publish_table(self) -> None:
+        await self.publish(TableChanged(self.snapshot()))
+
+
+def _timeout_action(hand: Hand) -> Action:
+    """The timeout rule: check if possible, otherwise fold."""
+    legal = hand.turn
+    return Check() if legal is not None and legal.can_check else Fold()
