@@ -63,12 +63,10 @@ class HoldemTables:
         return table
 
     def require(self, channel_id: int) -> HoldemTable:
-        """The open table in a channel, or a refusal saying how to start one."""
+        """The open table in a channel, or ``NoTableError`` (each front says how to start one)."""
         table = self.get(channel_id)
         if table is None:
-            raise NoTableError(
-                "There is no Hold'em table in this channel. Start one: /holdem start"
-            )
+            raise NoTableError("There is no Hold'em table in this channel.")
         return table
 
     def tables(self) -> list[HoldemTable]:
@@ -87,7 +85,7 @@ class HoldemTables:
     ) -> HoldemTable:
         """Open a table in a channel that has none."""
         if self.get(channel_id) is not None:
-            raise TableExistsError("This channel already has a table: /holdem join to sit down.")
+            raise TableExistsError("This channel already has a table.")
         table = await HoldemTable.create(
             storage=self._storage,
             guild_id=guild_id,

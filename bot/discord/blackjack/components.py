@@ -1,25 +1,23 @@
 """The Blackjack table's buttons: persistent, stateless, parsed from their custom_id.
 
 Buttons are ``DynamicItem``s, so a click is understood from its custom_id alone, after a restart
-too. They hold no game state: a click is handed to the cog (``BlackjackFront``), which checks
-who is asking against the table host and applies the decision. (Same structure as the Hold'em
-front's ``bot.discord.holdem.components``.)
+too. They hold no game state: a click goes to the handler the cog registered
+(``BlackjackFront``), which checks who is asking against the table host and applies the
+decision. What both games' buttons share is in ``bot.discord.table_components``.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import discord
 
 from bot.discord.blackjack import ids
 from bot.discord.blackjack.ids import ActionRef
+from bot.discord.table_components import ButtonSpec, Handlers, button_of, spec_of
 from bot.discord.tree import route_errors
 from engine.blackjack import Action
-
-COG_NAME = "Blackjack"
 
 
 class BlackjackFront(Protocol):
@@ -34,36 +32,8 @@ class BlackjackFront(Protocol):
     async def on_hint(self, interaction: discord.Interaction[Any], round_id: int) -> None: ...
 
 
-def front_of(interaction: discord.Interaction[Any]) -> BlackjackFront:
-    get_cog = getattr(interaction.client, "get_cog", None)
-    cog = get_cog(COG_NAME) if get_cog is not None else None
-    if cog is None:
-        raise RuntimeError("the Blackjack cog is not loaded")
-    return cast(BlackjackFront, cog)
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonSpec:
-    """One button of the table message, before it becomes a discord.py item."""
-
-    custom_id: str
-    label: str
-    style: discord.ButtonStyle
-    row: int
-
-
-def _button(spec: ButtonSpec) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=spec.label, style=spec.style, custom_id=spec.custom_id, row=spec.row
-    )
-
-
-def _spec(item: discord.ui.Item[Any], custom_id: str) -> ButtonSpec:
-    label = str(getattr(item, "label", None) or "")
-    style = getattr(item, "style", None)
-    if not isinstance(style, discord.ButtonStyle):
-        style = discord.ButtonStyle.secondary
-    return ButtonSpec(custom_id, label, style, 0)
+HANDLERS: Handlers[BlackjackFront] = Handlers("Blackjack")
+"""The Blackjack cog registers itself here in ``cog_load``."""
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACTION_TEMPLATE):
@@ -71,7 +41,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.
     offer (round, step)."""
 
     def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(_button(spec))
+        super().__init__(button_of(spec))
         match = self.template.fullmatch(spec.custom_id)
         assert match is not None
         self.ref = ActionRef(int(match["round"]), int(match["step"]))
@@ -85,18 +55,18 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.
         match: re.Match[str],
         /,
     ) -> ActionButton:
-        return cls(_spec(item, match.group(0)))
+        return cls(spec_of(item, match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with route_errors(interaction, "blackjack action button"):
-            await front_of(interaction).on_action(interaction, self.ref, self.action)
+            await HANDLERS.of(interaction).on_action(interaction, self.ref, self.action)
 
 
 class DealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.DEAL_TEMPLATE):
     """ "Deal now": closes the betting window early (players with a bet only)."""
 
     def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(_button(spec))
+        super().__init__(button_of(spec))
         match = self.template.fullmatch(spec.custom_id)
         assert match is not None
         self.round_id = int(match["round"])
@@ -109,18 +79,18 @@ class DealButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.DE
         match: re.Match[str],
         /,
     ) -> DealButton:
-        return cls(_spec(item, match.group(0)))
+        return cls(spec_of(item, match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with route_errors(interaction, "blackjack deal now button"):
-            await front_of(interaction).on_deal_now(interaction, self.round_id)
+            await HANDLERS.of(interaction).on_deal_now(interaction, self.round_id)
 
 
 class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.HINT_TEMPLATE):
     """ "Hint": what basic strategy says, for the clicking player's eyes only."""
 
     def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(_button(spec))
+        super().__init__(button_of(spec))
         match = self.template.fullmatch(spec.custom_id)
         assert match is not None
         self.round_id = int(match["round"])
@@ -133,11 +103,11 @@ class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.HI
         match: re.Match[str],
         /,
     ) -> HintButton:
-        return cls(_spec(item, match.group(0)))
+        return cls(spec_of(item, match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with route_errors(interaction, "blackjack hint button"):
-            await front_of(interaction).on_hint(interaction, self.round_id)
+            await HANDLERS.of(interaction).on_hint(interaction, self.round_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -19,12 +19,12 @@ from bot.blackjack.events import (
     TablePhase,
 )
 from bot.blackjack.view import deciding, in_order, table_view, total_text
-from bot.discord.blackjack.components import ButtonSpec
 from bot.discord.blackjack.ids import ActionRef, action_id, deal_id, hint_id
 from bot.discord.posts import (
     TITLE_LIMIT,
     Post,
 )
+from bot.discord.table_components import ButtonSpec
 from bot.render.cards import card_label
 from bot.render.models import BlackjackTableView
 from bot.render.text import EMBED_DESCRIPTION_LIMIT, blackjack_table_text

@@ -10,15 +10,12 @@ refunded are told so, and at shutdown every table is suspended (the round in pla
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.blackjack.errors import (
     NotInRoundError,
@@ -28,7 +25,7 @@ from bot.blackjack.events import TablePhase
 from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import seat_label
 from bot.discord.blackjack import formatting
-from bot.discord.blackjack.components import DYNAMIC_ITEMS
+from bot.discord.blackjack.components import DYNAMIC_ITEMS, HANDLERS
 from bot.discord.blackjack.ids import ActionRef
 from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
 from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap
@@ -38,7 +35,8 @@ from bot.discord.guild_settings import blackjack_defaults
 from bot.discord.pacing import Pacer, bot_pacer
 from bot.discord.permissions import guild_member, require_game_channel, require_table_permissions
 from bot.discord.replies import acknowledge
-from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.discord.table_cog import TableCog
+from bot.tables.clock import Scheduler
 from bot.tables.errors import TableError
 from engine.blackjack import Action, Rules, Shoe
 from storage import MAX_CHIPS, Storage
@@ -47,7 +45,6 @@ _log = logging.getLogger("felt.discord.blackjack")
 
 REFUNDED_BY_RECOVERY = "Felt restarted during this round"
 SUSPENDED = "Felt is restarting"
-DRAIN_SECONDS = 10.0
 """At shutdown, how long the tables' last messages may take to go out."""
 """Insurance decisions may come in any order; a click that lost the race to another player's
 decision is re-applied at the new step this many times."""
@@ -56,7 +53,7 @@ Chips = app_commands.Range[int, 1, MAX_CHIPS]
 ShoeFactory = Callable[[Rules], Shoe]
 
 
-class Blackjack(commands.Cog):
+class Blackjack(TableCog[BlackjackPresenter]):
     """Blackjack tables: commands, buttons, and the tables' lifecycle."""
 
     blackjack = app_commands.Group(
@@ -75,28 +72,27 @@ class Blackjack(commands.Cog):
         tap: EventTap | None = None,
         linger: float = POST_LINGER_SECONDS,
     ) -> None:
+        super().__init__(scheduler)
         self.bot = bot
-        self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
         self.pacer = pacer or bot_pacer(bot)
         self.house_edges = house_edges or HouseEdges()
         self.tables: dict[int, BlackjackTable] = {}
-        self.presenters: dict[int, BlackjackPresenter] = {}
         self._shoes = shoes
         self._overrides = dict(table_overrides or {})
         self._tap = tap
         self._linger = linger
         self._locks: dict[int, asyncio.Lock] = {}
-        self._executor: ThreadPoolExecutor | None = None
 
     # ----- lifecycle ---------------------------------------------------------------------------
 
     async def cog_load(self) -> None:
+        HANDLERS.register(self.bot, self)
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.error_router.register_refusal(TableError)
         if not self.bot.has_storage:
             _log.warning("no storage: Blackjack tables are unavailable")
             return
-        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="felt-bj-render")
+        self.start_rendering("felt-bj-render")
         recovery = self.bot.recovery
         for refunded in recovery.refunded_rounds if recovery is not None else ():
             presenter = self._presenter_for(refunded.guild_id, refunded.channel_id)
@@ -106,12 +102,13 @@ class Blackjack(commands.Cog):
         self.bot.add_shutdown_hook(self.suspend)
 
     async def cog_unload(self) -> None:
+        HANDLERS.unregister(self.bot)
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.remove_shutdown_hook(self.suspend)
         await self.halt()
 
-    async def suspend(self) -> None:
-        """The shutdown hook: refund every round in play, let the channels hear it, then stop."""
+    async def suspend_tables(self) -> None:
+        """Refund every round in play."""
         for table in list(self.tables.values()):
             try:
                 await table.suspend(SUSPENDED)
@@ -119,25 +116,11 @@ class Blackjack(commands.Cog):
                 _log.exception(
                     "could not suspend a blackjack table", extra={"channel_id": table.channel_id}
                 )
-        presenters = list(self.presenters.values())
-        if presenters:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    asyncio.gather(*(presenter.drain() for presenter in presenters)),
-                    DRAIN_SECONDS,
-                )
-        await self.halt()
 
     async def halt(self) -> None:
         """Stop everything at once, touching no chips (unload; a test's crash)."""
-        self.scheduler.halt()
-        presenters = list(self.presenters.values())
-        self.presenters.clear()
         self.tables.clear()
-        await asyncio.gather(*(presenter.aclose() for presenter in presenters))
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        await super().halt()
 
     def _presenter_for(self, guild_id: int, channel_id: int) -> BlackjackPresenter:
         presenter = self.presenters.get(channel_id)
@@ -152,7 +135,7 @@ class Blackjack(commands.Cog):
                 tap=self._tap,
                 linger=self._linger,
             )
-            self.presenters[channel_id] = presenter
+            self.adopt(presenter)
         return presenter
 
     def _hints_at(self, channel_id: int) -> bool:

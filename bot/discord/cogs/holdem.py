@@ -17,7 +17,6 @@ import logging
 import random
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -30,6 +29,7 @@ from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, holdem_defaults
 from bot.discord.holdem import formatting, ids
 from bot.discord.holdem.components import (
+    HANDLERS,
     ActionButton,
     CardsButton,
     RaiseModal,
@@ -47,6 +47,7 @@ from bot.discord.permissions import (
     require_table_permissions,
 )
 from bot.discord.replies import acknowledge
+from bot.discord.table_cog import TableCog
 from bot.discord.tree import route_errors
 
 # The one seam for bot players: swap this import when engine.bots lands.
@@ -58,7 +59,7 @@ from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
 from bot.render import render_cards
-from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tables.clock import Scheduler
 from bot.tables.limits import (
     HOLDEM_MAX_BOTS,
     HOLDEM_MAX_SEATS,
@@ -72,7 +73,6 @@ from storage import MAX_CHIPS, HandStatus, Storage
 _log = logging.getLogger("felt.discord.holdem")
 
 VOIDED_BY_RECOVERY = "Felt stopped during this hand"
-DRAIN_SECONDS = 10.0
 CARDS_RENDER_SECONDS = 1.5
 """At shutdown, how long the tables' last messages may take to go out."""
 RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
@@ -80,7 +80,7 @@ RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
 
 
-class Holdem(commands.Cog):
+class Holdem(TableCog[TablePresenter]):
     """Hold'em tables: commands, buttons, the raise modal, and the tables' lifecycle."""
 
     holdem = app_commands.Group(
@@ -100,30 +100,28 @@ class Holdem(commands.Cog):
         tap: EventTap | None = None,
         linger: float = POST_LINGER_SECONDS,
     ) -> None:
+        super().__init__(scheduler)
         self.bot = bot
-        self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
         self.pacer = pacer or bot_pacer(bot)
         self.tables: HoldemTables | None = None
-        self.presenters: dict[int, TablePresenter] = {}
         self._bots = bots
         self._equity = equity
         self._rng = rng
         self._overrides = dict(table_overrides or {})
         self._tap = tap
         self._linger = linger
-        self._closing: set[TablePresenter] = set()
         self._opening: set[int] = set()
-        self._executor: ThreadPoolExecutor | None = None
 
     # ----- lifecycle ---------------------------------------------------------------------------
 
     async def cog_load(self) -> None:
+        HANDLERS.register(self.bot, self)
         self.bot.add_dynamic_items(ActionButton, CardsButton)
         self.bot.error_router.register_refusal(TableError)
         if not self.bot.has_storage:
             _log.warning("no storage: Hold'em tables are unavailable")
             return
-        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="felt-render")
+        self.start_rendering("felt-render")
         self.tables = HoldemTables(
             storage=self.bot.storage,
             scheduler=self.scheduler,
@@ -143,34 +141,15 @@ class Holdem(commands.Cog):
         self.bot.add_shutdown_hook(self.suspend)
 
     async def cog_unload(self) -> None:
+        HANDLERS.unregister(self.bot)
         self.bot.remove_dynamic_items(ActionButton, CardsButton)
         self.bot.remove_shutdown_hook(self.suspend)
         await self.halt()
 
-    async def suspend(self) -> None:
-        """The shutdown hook: void every unfinished hand (tables come back at the next start),
-        let the channels hear it, then stop."""
+    async def suspend_tables(self) -> None:
+        """Void every unfinished hand: the tables come back at the next start."""
         if self.tables is not None:
             await self.tables.suspend_all()
-        presenters = [*self.presenters.values(), *self._closing]
-        if presenters:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    asyncio.gather(*(presenter.drain() for presenter in presenters)),
-                    DRAIN_SECONDS,
-                )
-        await self.halt()
-
-    async def halt(self) -> None:
-        """Stop everything at once, touching no chips (unload; a test's crash)."""
-        self.scheduler.halt()
-        presenters = [*self.presenters.values(), *self._closing]
-        self.presenters.clear()
-        self._closing.clear()
-        await asyncio.gather(*(presenter.aclose() for presenter in presenters))
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
 
     def _presenter_for(self, guild_id: int, channel_id: int) -> TablePresenter:
         presenter = TablePresenter(
@@ -180,19 +159,10 @@ class Holdem(commands.Cog):
             pacer=self.pacer,
             executor=self._executor,
             tap=self._tap,
-            on_closed=self._forget,
+            on_closed=self.forget,
             linger=self._linger,
         )
-        previous = self.presenters.get(channel_id)
-        if previous is not None:
-            self._closing.add(previous)
-        self.presenters[channel_id] = presenter
-        return presenter
-
-    def _forget(self, presenter: TablePresenter) -> None:
-        self._closing.discard(presenter)
-        if self.presenters.get(presenter.channel_id) is presenter:
-            del self.presenters[presenter.channel_id]
+        return self.adopt(presenter)
 
     # ----- helpers -----------------------------------------------------------------------------
 
@@ -207,7 +177,10 @@ class Holdem(commands.Cog):
 
     def _table_here(self, interaction: discord.Interaction[Any]) -> HoldemTable:
         assert interaction.channel_id is not None
-        return self._manager().require(interaction.channel_id)
+        table = self._manager().get(interaction.channel_id)
+        if table is None:
+            raise Refusal("There is no Hold'em table in this channel. Start one: `/holdem start`")
+        return table
 
     def _table_of_button(self, interaction: discord.Interaction[Any], table_id: int) -> HoldemTable:
         table = self._manager().get(interaction.channel_id or 0)

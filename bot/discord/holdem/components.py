@@ -1,25 +1,24 @@
 """The Hold'em table's buttons and raise modal: persistent, stateless, parsed from their custom_id.
 
 Buttons are ``DynamicItem``s, so a click is understood from its custom_id alone, after a restart
-too. They hold no game state: a click is handed to the cog (``HoldemFront``), which checks who
-is asking against the table host and applies the action. The raise modal is sent, then
-forgotten by discord.py's modal store; its submission is handled by the cog's interaction
-listener, so it also works if Felt restarted while the modal was open.
+too. They hold no game state: a click goes to the handler the cog registered (``HoldemFront``),
+which checks who is asking against the table host and applies the action. The raise modal is
+sent, then forgotten by discord.py's modal store; its submission is handled by the cog's
+interaction listener, so it also works if Felt restarted while the modal was open.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import discord
 
 from bot.discord.holdem import ids
 from bot.discord.holdem.ids import ActionRef, Move
+from bot.discord.table_components import ButtonSpec, Handlers, button_of, spec_of
 from bot.discord.tree import route_errors
 
-COG_NAME = "Holdem"
 MODAL_TITLE_LIMIT = 45
 AMOUNT_MAX_LENGTH = 20
 """Long enough for any "huge" number to reach the bot, which refuses it with a reason."""
@@ -39,38 +38,15 @@ class HoldemFront(Protocol):
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
 
 
-def front_of(interaction: discord.Interaction[Any]) -> HoldemFront:
-    get_cog = getattr(interaction.client, "get_cog", None)
-    cog = get_cog(COG_NAME) if get_cog is not None else None
-    if cog is None:
-        raise RuntimeError("the Hold'em cog is not loaded")
-    return cast(HoldemFront, cog)
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonSpec:
-    """One button of the table message, before it becomes a discord.py item."""
-
-    custom_id: str
-    label: str
-    style: discord.ButtonStyle
-    row: int
-    disabled: bool = False
+HANDLERS: Handlers[HoldemFront] = Handlers("Hold'em")
+"""The Hold'em cog registers itself here in ``cog_load``."""
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACTION_TEMPLATE):
     """Fold, Check, Call, Raise... or a quick raise, for one offer (table, hand, action)."""
 
     def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=spec.label,
-                style=spec.style,
-                custom_id=spec.custom_id,
-                row=spec.row,
-                disabled=spec.disabled,
-            )
-        )
+        super().__init__(button_of(spec))
         match = self.template.fullmatch(spec.custom_id)
         assert match is not None
         self.ref, self.move, self.amount = parse_action(match)
@@ -83,22 +59,18 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.
         match: re.Match[str],
         /,
     ) -> ActionButton:
-        return cls(ButtonSpec(match.group(0), _label(item), _style(item), 0))
+        return cls(spec_of(item, match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with route_errors(interaction, "holdem action button"):
-            await front_of(interaction).on_action(interaction, self.ref, self.move, self.amount)
+            await HANDLERS.of(interaction).on_action(interaction, self.ref, self.move, self.amount)
 
 
 class CardsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CARDS_TEMPLATE):
     """ "My cards": the member's hole cards, ephemerally, for as long as the table lives."""
 
     def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=spec.label, style=spec.style, custom_id=spec.custom_id, row=spec.row
-            )
-        )
+        super().__init__(button_of(spec))
         match = self.template.fullmatch(spec.custom_id)
         assert match is not None
         self.table_id = int(match["table"])
@@ -111,20 +83,11 @@ class CardsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.C
         match: re.Match[str],
         /,
     ) -> CardsButton:
-        return cls(ButtonSpec(match.group(0), _label(item), _style(item), 0))
+        return cls(spec_of(item, match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async with route_errors(interaction, "holdem my cards button"):
-            await front_of(interaction).on_my_cards(interaction, self.table_id)
-
-
-def _label(item: discord.ui.Item[Any]) -> str:
-    return str(getattr(item, "label", None) or "")
-
-
-def _style(item: discord.ui.Item[Any]) -> discord.ButtonStyle:
-    style = getattr(item, "style", None)
-    return style if isinstance(style, discord.ButtonStyle) else discord.ButtonStyle.secondary
+            await HANDLERS.of(interaction).on_my_cards(interaction, self.table_id)
 
 
 def parse_action(match: re.Match[str]) -> tuple[ActionRef, Move, int | None]:

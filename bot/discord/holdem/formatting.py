@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.discord.holdem.components import ButtonSpec
 from bot.discord.holdem.ids import ActionRef, Move, action_id, cards_id
 from bot.discord.posts import (
     TITLE_LIMIT,
     Post,
 )
+from bot.discord.table_components import ButtonSpec
 from bot.holdem.events import (
     HandCancelled,
     HandFinished,
