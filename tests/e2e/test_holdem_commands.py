@@ -248,3 +248,16 @@ async def test_holdem_history_masks_cards_nobody_showed(
     assert missing.ephemeral and "no hand #99" in missing.content
     latest = await slash(fake, bob, world, "holdem history")
     assert latest.ephemeral and latest.filenames  # defaults to the last finished hand
+
+
+async def test_holdem_cards_tells_a_member_waiting_for_a_seat_so(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    h = await start_holdem()
+    await slash(fake_discord, world.alice, world, "holdem start", seats=2, bots=1)
+    await h.wait_offer(world.alice)  # a hand is running: the bot's chair frees after it
+    joined = await slash(fake_discord, world.bob, world, "holdem join")
+    assert "take a bot's chair" in joined.content
+    waiting = await slash(fake_discord, world.bob, world, "holdem cards")
+    assert waiting.ephemeral
+    assert waiting.content == "You are waiting for a seat: your cards come with your first hand."

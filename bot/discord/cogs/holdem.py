@@ -10,8 +10,6 @@ suspended (its hand voided, chips back to the stacks) so that it comes back at t
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import io
 import logging
 import random
@@ -28,14 +26,15 @@ from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, holdem_defaults
 from bot.discord.holdem import formatting, ids
+from bot.discord.holdem.cards import send_hole_cards
 from bot.discord.holdem.components import (
     HANDLERS,
     ActionButton,
     CardsButton,
-    RaiseModal,
+    raise_modal,
     submitted_value,
 )
-from bot.discord.holdem.history import publish_hand
+from bot.discord.holdem.history import publish_hand, settled_hand, table_id_here
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
@@ -53,12 +52,11 @@ from bot.discord.tree import route_errors
 # The one seam for bot players: swap this import when engine.bots lands.
 from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
 from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
-from bot.holdem.errors import NotSeatedError, TableError
-from bot.holdem.events import Offer
+from bot.holdem.errors import TableError
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
-from bot.render import render_cards
+from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tables.limits import (
     HOLDEM_MAX_BOTS,
@@ -68,12 +66,11 @@ from bot.tables.limits import (
     MIN_TURN_SECONDS,
 )
 from engine.holdem import Action, Call, Check, Fold, RaiseTo
-from storage import MAX_CHIPS, HandStatus, Storage
+from storage import MAX_CHIPS, Storage
 
 _log = logging.getLogger("felt.discord.holdem")
 
 VOIDED_BY_RECOVERY = "Felt stopped during this hand"
-CARDS_RENDER_SECONDS = 1.5
 """At shutdown, how long the tables' last messages may take to go out."""
 RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
 
@@ -191,42 +188,8 @@ class Holdem(TableCog[TablePresenter]):
     async def _hole_cards_reply(
         self, interaction: discord.Interaction[Any], table: HoldemTable
     ) -> None:
-        user_id = interaction.user.id
-        if table.is_waiting(user_id):
-            raise NotSeatedError(
-                "You are waiting for a seat: your cards come with your first hand."
-            )
-        if table.seat_of(user_id) is None:
-            raise NotSeatedError("Only players seated at this table have cards here.")
-        found = table.hole_cards(user_id)
-        if found is None:
-            raise Refusal("You are not in this hand: your cards come with the next one.")
-        hand_id, cards = found
         presenter = self.presenters.get(table.channel_id)
-        image = presenter.hole_image(user_id, hand_id) if presenter is not None else None
-        if image is None:
-            rendering = asyncio.get_running_loop().run_in_executor(
-                self._executor, render_cards, cards
-            )
-            # The answer must go out within Discord's 3 s: without the image if need be.
-            with contextlib.suppress(TimeoutError):
-                image = await asyncio.wait_for(rendering, CARDS_RENDER_SECONDS)
-            if presenter is not None and image is not None:
-                presenter.remember_hole_image(user_id, hand_id, image)
-        file = (
-            discord.File(
-                io.BytesIO(image),
-                filename=formatting.CARDS_IMAGE_NAME,
-                description="Your hole cards",
-            )
-            if image is not None
-            else discord.utils.MISSING
-        )
-        await interaction.response.send_message(
-            f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**",
-            file=file,
-            ephemeral=True,
-        )
+        await send_hole_cards(interaction, table, presenter, self._executor)
 
     # ----- buttons and the raise modal ---------------------------------------------------------
 
@@ -327,36 +290,7 @@ class Holdem(TableCog[TablePresenter]):
         amount = buy_in_for(settings, buy_in)
         self._opening.add(channel_id)
         try:
-            await acknowledge(interaction, ephemeral=True, thinking=True)
-            account = await self.storage.ensure_account(guild_id, member.id)
-            if account.balance < amount:
-                raise Refusal(
-                    f"You have {account.balance:,} chips: a buy-in of {amount:,} needs more."
-                )
-            table = await manager.open(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_user_id=member.id,
-                name=f"{member.display_name}'s table",
-                settings=settings,
-                key=f"holdem:open:{interaction.id}",
-            )
-            bots_text = ", no bots"
-            if settings.bots:
-                bots_text = f", up to {settings.bots} bot{'s' if settings.bots > 1 else ''}"
-            self.presenters[channel_id].announce(
-                f"**{formatting.escape(member.display_name)}** opened a Hold'em table here: "
-                f"blinds {settings.small_blind:,}/{settings.big_blind:,}, buy-in "
-                f"{settings.min_buy_in:,} to {settings.max_buy_in:,}, {settings.seats} seats"
-                f"{bots_text}, {settings.turn_seconds} s to act. Sit down with `/holdem join`."
-            )
-            try:
-                await table.join(
-                    member.id, member.display_name, amount, key=f"holdem:join:{interaction.id}"
-                )
-            except Exception:
-                await table.close("the player who opened it could not sit down")
-                raise
+            await self._open_and_sit(interaction, member, settings, amount)
         finally:
             self._opening.discard(channel_id)
         await interaction.followup.send(
@@ -364,6 +298,38 @@ class Holdem(TableCog[TablePresenter]):
             "DM (or press **My cards** on the table message).",
             ephemeral=True,
         )
+
+    async def _open_and_sit(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        member: discord.Member,
+        settings: HoldemSettings,
+        amount: int,
+    ) -> None:
+        """Open the channel's table and seat its opener (closing it if they cannot sit)."""
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        account = await self.storage.ensure_account(member.guild.id, member.id)
+        if account.balance < amount:
+            raise Refusal(f"You have {account.balance:,} chips: a buy-in of {amount:,} needs more.")
+        assert interaction.channel_id is not None
+        table = await self._manager().open(
+            guild_id=member.guild.id,
+            channel_id=interaction.channel_id,
+            host_user_id=member.id,
+            name=f"{member.display_name}'s table",
+            settings=settings,
+            key=f"holdem:open:{interaction.id}",
+        )
+        self.presenters[interaction.channel_id].announce(
+            formatting.opened_line(member.display_name, settings)
+        )
+        try:
+            await table.join(
+                member.id, member.display_name, amount, key=f"holdem:join:{interaction.id}"
+            )
+        except Exception:
+            await table.close("the player who opened it could not sit down")
+            raise
 
     @holdem.command(name="join", description="Sit down at this channel's table.")
     @app_commands.describe(buy_in="Chips to bring (default: 100 big blinds within the limits)")
@@ -430,7 +396,7 @@ class Holdem(TableCog[TablePresenter]):
         member = guild_member(interaction)
         table = self._table_here(interaction)
         if amount is not None:
-            amount = _chips(amount, "rebuy")
+            amount = checked_amount(amount, what="rebuy")
         await acknowledge(interaction, ephemeral=True, thinking=True)
         in_hand = table.hole_cards(member.id) is not None
         added = await table.rebuy(member.id, amount, key=f"holdem:rebuy:{interaction.id}")
@@ -463,25 +429,14 @@ class Holdem(TableCog[TablePresenter]):
     ) -> None:
         member = guild_member(interaction)
         if hand is not None:
-            hand = _chips(hand, "hand number")
-        table_id = await self._table_id_here(interaction)
+            hand = checked_amount(hand, what="hand number")
+        live = self._manager().get(interaction.channel_id or 0)
+        table_id = await table_id_here(
+            self.storage, member.guild.id, interaction.channel_id or 0, live
+        )
         await acknowledge(interaction, ephemeral=True, thinking=True)
-        if hand is None:
-            hands = await self.storage.list_hands(member.guild.id, table_id=table_id, limit=10)
-            settled = [h for h in hands if h.status is HandStatus.SETTLED and h.phh]
-            if not settled:
-                raise Refusal("No hand has finished at this table yet.")
-            record = settled[0]
-        else:
-            found = await self.storage.get_hand(table_id, hand)
-            if found is None or found.guild_id != member.guild.id:
-                raise Refusal(f"There is no hand #{hand:,} at this table.")
-            record = found
-        if record.status is HandStatus.VOIDED:
-            reason = formatting.escape(record.void_reason or "cancelled")
-            raise Refusal(f"Hand #{record.hand_id} was cancelled ({reason}): it has no history.")
-        if record.status is not HandStatus.SETTLED or not record.phh:
-            raise Refusal(f"Hand #{record.hand_id} is not finished yet.")
+        record = await settled_hand(self.storage, member.guild.id, table_id, hand)
+        assert record.phh is not None
         seat_no = next((s.seat_no for s in record.seats if s.user_id == member.id), None)
         published = publish_hand(record.phh, seat_no)
         text = f"Hand #{record.hand_id}: cards nobody showed are written `????`."
@@ -507,36 +462,6 @@ class Holdem(TableCog[TablePresenter]):
         else:
             text = "The table closes at the end of this hand; everyone is cashed out then."
         await interaction.followup.send(text, ephemeral=True)
-
-    async def _table_id_here(self, interaction: discord.Interaction[Any]) -> int:
-        table = self._manager().get(interaction.channel_id or 0)
-        if table is not None:
-            return table.table_id
-        assert interaction.guild_id is not None
-        here = [
-            info.table_id
-            for info in await self.storage.list_tables(interaction.guild_id, open_only=False)
-            if info.channel_id == interaction.channel_id
-        ]
-        if not here:
-            raise Refusal("No Hold'em table has played in this channel.")
-        return max(here)
-
-
-def raise_modal(ref: ActionRef, legal: Offer) -> RaiseModal:
-    if legal.min_raise_to is None or legal.max_raise_to is None:
-        raise Refusal("You cannot raise now.")
-    verb = "Bet" if legal.is_bet else "Raise to"
-    return RaiseModal(
-        ref,
-        title=f"{verb} — hand #{ref.hand_id}",
-        label=f"{verb} ({legal.min_raise_to:,} to {legal.max_raise_to:,})",
-        placeholder=f"A number from {legal.min_raise_to:,} to {legal.max_raise_to:,}, or all-in",
-    )
-
-
-def _chips(value: object, what: str) -> int:
-    return checked_amount(value, what=what)
 
 
 def _refuse_bot_accounts(member: discord.Member) -> None:

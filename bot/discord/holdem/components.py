@@ -14,10 +14,12 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord.errors import Refusal
 from bot.discord.holdem import ids
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.table_components import ButtonSpec, Handlers, button_of, spec_of
 from bot.discord.tree import route_errors
+from bot.holdem.events import Offer
 
 MODAL_TITLE_LIMIT = 45
 AMOUNT_MAX_LENGTH = 20
@@ -123,6 +125,19 @@ class RaiseModal(discord.ui.Modal):
             required=True,
         )
         self.add_item(self.amount)
+
+
+def raise_modal(ref: ActionRef, legal: Offer) -> RaiseModal:
+    """The modal asking how much to bet or raise to, within what ``legal`` allows."""
+    if legal.min_raise_to is None or legal.max_raise_to is None:
+        raise Refusal("You cannot raise now.")
+    verb = "Bet" if legal.is_bet else "Raise to"
+    return RaiseModal(
+        ref,
+        title=f"{verb} — hand #{ref.hand_id}",
+        label=f"{verb} ({legal.min_raise_to:,} to {legal.max_raise_to:,})",
+        placeholder=f"A number from {legal.min_raise_to:,} to {legal.max_raise_to:,}, or all-in",
+    )
 
 
 def submitted_value(data: Any, custom_id: str) -> str | None:

@@ -32,6 +32,7 @@ from bot.holdem.events import (
     TableSnapshot,
 )
 from bot.holdem.kinds import Stage
+from bot.holdem.settings import HoldemSettings
 from bot.holdem.view import table_view
 from bot.render.cards import card_label
 from bot.render.models import HoldemTableView
@@ -116,6 +117,19 @@ def table_payload(
         view=view,
         buttons=tuple(table_buttons(snapshot)) if live else (),
         alt_text=alt[:1024],
+    )
+
+
+def opened_line(opener: str, settings: HoldemSettings) -> str:
+    """The channel's announcement of a new table and how it plays."""
+    bots = ", no bots"
+    if settings.bots:
+        bots = f", up to {settings.bots} bot{'s' if settings.bots > 1 else ''}"
+    return (
+        f"**{escape(opener)}** opened a Hold'em table here: blinds "
+        f"{settings.small_blind:,}/{settings.big_blind:,}, buy-in {settings.min_buy_in:,} to "
+        f"{settings.max_buy_in:,}, {settings.seats} seats{bots}, {settings.turn_seconds} s to "
+        "act. Sit down with `/holdem join`."
     )
 
 

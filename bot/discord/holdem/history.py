@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.discord.errors import Refusal
+from bot.discord.holdem.formatting import escape
+from bot.holdem.host import HoldemTable
 from engine.cards import Card
 from engine.holdem import phh
+from storage import HandRecord, HandStatus, Storage
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,3 +36,42 @@ def publish_hand(full_text: str, seat_no: int | None) -> PublishedHand:
     if seat_no is not None and isinstance(seats, list) and seat_no in seats:
         own = tuple(hand.hole_cards[seats.index(seat_no)])
     return PublishedHand(masked, own)
+
+
+async def table_id_here(
+    storage: Storage, guild_id: int, channel_id: int, live: HoldemTable | None
+) -> int:
+    """The channel's table: the live one, else the last one that played here."""
+    if live is not None:
+        return live.table_id
+    here = [
+        info.table_id
+        for info in await storage.list_tables(guild_id, open_only=False)
+        if info.channel_id == channel_id
+    ]
+    if not here:
+        raise Refusal("No Hold'em table has played in this channel.")
+    return max(here)
+
+
+async def settled_hand(
+    storage: Storage, guild_id: int, table_id: int, hand_id: int | None
+) -> HandRecord:
+    """Hand ``hand_id`` of the table (default: the last settled one), or the refusal why not."""
+    if hand_id is None:
+        hands = await storage.list_hands(guild_id, table_id=table_id, limit=10)
+        settled = [h for h in hands if h.status is HandStatus.SETTLED and h.phh]
+        if not settled:
+            raise Refusal("No hand has finished at this table yet.")
+        record = settled[0]
+    else:
+        found = await storage.get_hand(table_id, hand_id)
+        if found is None or found.guild_id != guild_id:
+            raise Refusal(f"There is no hand #{hand_id:,} at this table.")
+        record = found
+    if record.status is HandStatus.VOIDED:
+        reason = escape(record.void_reason or "cancelled")
+        raise Refusal(f"Hand #{record.hand_id} was cancelled ({reason}): it has no history.")
+    if record.status is not HandStatus.SETTLED or not record.phh:
+        raise Refusal(f"Hand #{record.hand_id} is not finished yet.")
+    return record

@@ -1,0 +1,58 @@
+"""``My cards`` and ``/holdem cards``: a member's hole cards, for their eyes only."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from concurrent.futures import Executor
+from typing import Any
+
+import discord
+
+from bot.discord.errors import Refusal
+from bot.discord.holdem import formatting
+from bot.discord.holdem.presenter import TablePresenter
+from bot.holdem.errors import NotSeatedError
+from bot.holdem.host import HoldemTable
+from bot.render import render_cards
+
+CARDS_RENDER_SECONDS = 1.5
+"""The answer must go out within Discord's 3 s: without the image if it takes longer."""
+
+
+async def send_hole_cards(
+    interaction: discord.Interaction[Any],
+    table: HoldemTable,
+    presenter: TablePresenter | None,
+    executor: Executor | None,
+) -> None:
+    """Answer ``interaction`` privately with the member's cards in the hand in progress."""
+    user_id = interaction.user.id
+    if table.is_waiting(user_id):
+        raise NotSeatedError("You are waiting for a seat: your cards come with your first hand.")
+    if table.seat_of(user_id) is None:
+        raise NotSeatedError("Only players seated at this table have cards here.")
+    found = table.hole_cards(user_id)
+    if found is None:
+        raise Refusal("You are not in this hand: your cards come with the next one.")
+    hand_id, cards = found
+    image = presenter.hole_image(user_id, hand_id) if presenter is not None else None
+    if image is None:
+        rendering = asyncio.get_running_loop().run_in_executor(executor, render_cards, cards)
+        with contextlib.suppress(TimeoutError):
+            image = await asyncio.wait_for(rendering, CARDS_RENDER_SECONDS)
+        if presenter is not None and image is not None:
+            presenter.remember_hole_image(user_id, hand_id, image)
+    file = (
+        discord.File(
+            io.BytesIO(image), filename=formatting.CARDS_IMAGE_NAME, description="Your hole cards"
+        )
+        if image is not None
+        else discord.utils.MISSING
+    )
+    await interaction.response.send_message(
+        f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**",
+        file=file,
+        ephemeral=True,
+    )
