@@ -23,6 +23,13 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.tables.limits import (
+    HOLDEM_MAX_SEATS,
+    HOLDEM_MIN_SEATS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+)
+
 DEFAULT_CONFIG_PATH = Path("config.toml")
 TOKEN_ENVIRONMENT_VARIABLE = "DISCORD_TOKEN"
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
@@ -173,7 +180,10 @@ class HoldemConfig:
     big_blind: int = field(default=10, metadata=meta("Big blind, in chips.", minimum=1))
     min_buy_in: int = field(default=200, metadata=meta("Smallest buy-in, in chips.", minimum=1))
     max_buy_in: int = field(default=1000, metadata=meta("Largest buy-in, in chips.", minimum=1))
-    seats: int = field(default=6, metadata=meta("Seats at a table.", minimum=2, maximum=10))
+    seats: int = field(
+        default=6,
+        metadata=meta("Seats at a table.", minimum=HOLDEM_MIN_SEATS, maximum=HOLDEM_MAX_SEATS),
+    )
     bots: bool = field(default=True, metadata=meta("Whether bot players fill the empty chairs."))
     bot_delay_seconds: float = field(
         default=1.5,
@@ -182,7 +192,9 @@ class HoldemConfig:
     turn_seconds: int = field(
         default=30,
         metadata=meta(
-            "Time a player has to act before checking or folding.", minimum=5, maximum=600
+            "Time a player has to act before checking or folding.",
+            minimum=MIN_TURN_SECONDS,
+            maximum=MAX_TURN_SECONDS,
         ),
     )
     max_sit_out_hands: int = field(
@@ -208,7 +220,11 @@ class BlackjackConfig:
     )
     turn_seconds: int = field(
         default=30,
-        metadata=meta("Time a player has to act before the hand stands.", minimum=5, maximum=600),
+        metadata=meta(
+            "Time a player has to act before the hand stands.",
+            minimum=MIN_TURN_SECONDS,
+            maximum=MAX_TURN_SECONDS,
+        ),
     )
     hints: bool = field(default=True, metadata=meta("Whether /blackjack hint is available."))
     bot_seats: int = field(

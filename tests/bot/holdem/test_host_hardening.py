@@ -258,3 +258,23 @@ async def test_host_acts_only_on_offers_it_made(make_table: Any) -> None:
     offer = table.check_offer(actor, table.hand_id, hand.action_count)
     assert offer.seat_no == seat and offer.allows(Call()) and not offer.allows(Check())
     assert table.snapshot().legal == offer
+
+
+async def test_host_settles_instant_hands_dealt_by_the_timer_and_by_coming_back(
+    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+) -> None:
+    table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
+    await table.join(ALICE, "Alice", 10)
+    await table.sit_out(ALICE)
+    await table.join(BOB, "Bob", 10)
+    await table.back(ALICE)  # dealt by coming back
+    for user_id in (ALICE, BOB):
+        stack = table.seats[table.seat_of(user_id) or 0].stack
+        if stack < 10:
+            await table.rebuy(user_id, 10 - stack)
+        if table.seats[table.seat_of(user_id) or 0].sitting_out:
+            await table.back(user_id)
+    await scheduler.advance(ALL_IN_ON_THE_ANTES.between_hands_seconds)  # dealt by the timer
+    assert [e.hand_id for e in recorder.of(HandFinished)] == [1, 2]
+    assert table.hand is None
+    assert (await storage.check()).ok
