@@ -275,6 +275,19 @@ def _draw_seat(
             icon=chip_icon(18),
         )
 
+    _draw_seat_plate(canvas, draw, seat, centre_x, plate_top, column, phase)
+
+
+def _draw_seat_plate(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    seat: BlackjackSeatView,
+    centre_x: float,
+    plate_top: float,
+    column: float,
+    phase: BlackjackPhase,
+) -> None:
+    """The name plate: name and BOT badge, then the bet, insurance and result."""
     plate_w = round(min(column - 10, 200))
     left = round(centre_x - plate_w / 2)
     top = round(plate_top)

@@ -166,20 +166,29 @@ def _draw_seat(
     cx, cy = spot.plate_centre
     left = round(cx - PLATE_W / 2)
     top = round(cy - PLATE_H / 2)
-    name_face = font(17, bold=True)
-    small = font(12)
-
     if seat.status is SeatStatus.EMPTY:
         paste(canvas, _plate_sprite("empty"), left, top)
         draw.text((cx, cy - 7), "Empty seat", font=font(16), fill=PALETTE.dim_text, anchor="mm")
         draw.text(
-            (cx, cy + 14), f"seat {seat.seat}", font=small, fill=PALETTE.dim_text, anchor="mm"
+            (cx, cy + 14), f"seat {seat.seat}", font=font(12), fill=PALETTE.dim_text, anchor="mm"
         )
         return
-
     dimmed = seat.status in (SeatStatus.FOLDED, SeatStatus.SITTING_OUT, SeatStatus.WAITING)
     won = street.is_over and seat.amount_won > 0
+    _draw_seat_cards(canvas, seat, cx, top, street, dimmed)
+    _draw_plate(canvas, seat, left, top, won, dimmed)
+    _draw_name_row(canvas, draw, seat, left, top, dimmed)
+    _draw_stack_row(canvas, draw, seat, left, top, won, dimmed)
+    caption, colour = _caption(seat, street)
+    if caption:
+        face = font(13, bold=colour == PALETTE.highlight)
+        text = fit_text(drawable_text(caption), face, PLATE_W + 40)
+        draw.text((cx, top + PLATE_H + 11), text, font=face, fill=colour, anchor="mm")
 
+
+def _draw_seat_cards(
+    canvas: Image.Image, seat: HoldemSeatView, cx: float, top: int, street: Stage, dimmed: bool
+) -> None:
     # Cards sit above the plate, their lower part tucked under it.
     card_w, card_h = card_size(SEAT_CARD_W)
     cards_top = top - card_h + 22
@@ -194,6 +203,10 @@ def _draw_seat(
             x = cx - card_w - 2 + index * (card_w + 4)
             draw_card(canvas, None, x, cards_top + 4, SEAT_CARD_W)
 
+
+def _draw_plate(
+    canvas: Image.Image, seat: HoldemSeatView, left: int, top: int, won: bool, dimmed: bool
+) -> None:
     if seat.is_to_act:
         spread = 12
         paste(
@@ -211,7 +224,17 @@ def _draw_seat(
         plate = _plate_sprite("dim" if dimmed else "normal")
     paste(canvas, plate, left, top)
 
-    # Row 1: name, then BOT badge and seat number on the right.
+
+def _draw_name_row(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    seat: HoldemSeatView,
+    left: int,
+    top: int,
+    dimmed: bool,
+) -> None:
+    """Row 1: name, then BOT badge and seat number on the right."""
+    small = font(12)
     row1 = top + 20
     right = left + PLATE_W - 10
     seat_label = f"#{seat.seat}"
@@ -222,11 +245,22 @@ def _draw_seat(
         right -= bot_width
         badge(canvas, draw, right, row1, "BOT", fill=PALETTE.bot if not dimmed else (54, 72, 110))
         right -= 6
+    name_face = font(17, bold=True)
     name = fit_text(drawable_text(seat.name) or "Player", name_face, right - (left + 12))
     name_colour = PALETTE.dim_text if dimmed else PALETTE.text
     draw.text((left + 12, row1), name, font=name_face, fill=name_colour, anchor="lm")
 
-    # Row 2: stack with a chip, then position and all-in badges (or winnings) on the right.
+
+def _draw_stack_row(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    seat: HoldemSeatView,
+    left: int,
+    top: int,
+    won: bool,
+    dimmed: bool,
+) -> None:
+    """Row 2: stack with a chip, then position and all-in badges (or winnings) on the right."""
     row2 = top + 44
     icon = chip_icon(16)
     paste(canvas, icon, left + 12, row2 - 8)
@@ -242,25 +276,19 @@ def _draw_seat(
     if won:
         text = f"+{chips_text(seat.amount_won)}"
         draw.text((right, row2), text, font=font(16, bold=True), fill=PALETTE.win, anchor="rm")
-    else:
-        labels: list[tuple[str, tuple[int, int, int]]] = []
-        if seat.status is SeatStatus.ALL_IN:
-            labels.append(("ALL IN", PALETTE.danger))
-        if seat.is_big_blind:
-            labels.append(("BB", (88, 96, 110)))
-        if seat.is_small_blind:
-            labels.append(("SB", (88, 96, 110)))
-        for text, colour in labels:
-            width = round(font(11, bold=True).getlength(text)) + 10
-            right -= width
-            badge(canvas, draw, right, row2, text, fill=colour)
-            right -= 5
-
-    caption, colour = _caption(seat, street)
-    if caption:
-        face = font(13, bold=colour == PALETTE.highlight)
-        text = fit_text(drawable_text(caption), face, PLATE_W + 40)
-        draw.text((cx, top + PLATE_H + 11), text, font=face, fill=colour, anchor="mm")
+        return
+    labels: list[tuple[str, tuple[int, int, int]]] = []
+    if seat.status is SeatStatus.ALL_IN:
+        labels.append(("ALL IN", PALETTE.danger))
+    if seat.is_big_blind:
+        labels.append(("BB", (88, 96, 110)))
+    if seat.is_small_blind:
+        labels.append(("SB", (88, 96, 110)))
+    for text, colour in labels:
+        width = round(font(11, bold=True).getlength(text)) + 10
+        right -= width
+        badge(canvas, draw, right, row2, text, fill=colour)
+        right -= 5
 
 
 def _draw_bets(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: HoldemTableView) -> None:
@@ -313,6 +341,12 @@ def _draw_middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: HoldemTab
             anchor="mm",
         )
 
+    _draw_pots(canvas, draw, view, top, row)
+
+
+def _draw_pots(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: HoldemTableView, top: float, row: float
+) -> None:
     pots = [amount for amount in view.pots if amount > 0]
     if not pots:
         return

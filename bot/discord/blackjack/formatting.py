@@ -285,6 +285,12 @@ def rules_lines(rules: Rules) -> list[str]:
             "No hole card: the dealer takes a second card after the players, and a dealer "
             "blackjack then takes doubles and splits too."
         )
+    return lines + _player_option_lines(rules)
+
+
+def _player_option_lines(rules: Rules) -> list[str]:
+    """Doubling, splitting, surrender, insurance and ties, in plain words."""
+    lines = []
     doubling = {
         DoubleRule.ANY: "You may double down on any first two cards",
         DoubleRule.NINE_TO_ELEVEN: "You may double down on a hard 9, 10 or 11",
