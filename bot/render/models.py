@@ -34,12 +34,8 @@ __all__ = [
     "HoldemTableView",
     "SeatStatus",
     "Stage",
-    "Street",
     "ViewError",
 ]
-
-Street = Stage
-"""The old name of ``Stage``, still imported by the terminal front."""
 
 
 class ViewError(ValueError):

@@ -41,7 +41,7 @@ from bot.holdem.events import (
 from bot.holdem.host import HoldemTable
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.view import table_view
-from bot.render.models import HoldemSeatView, SeatStatus, Street
+from bot.render.models import HoldemSeatView, SeatStatus, Stage
 from bot.tables.errors import TableError
 from bot.terminal.bots import EQUITY, bot_factory, strategy_of
 from bot.terminal.commands import (
@@ -232,7 +232,7 @@ class HoldemScreen:
         return Panel(Group(middle, Text(""), seats), title=title, title_align="left")
 
     def _seat_row(
-        self, seat: HoldemSeatView, street: Street, hand_id: int | None
+        self, seat: HoldemSeatView, street: Stage, hand_id: int | None
     ) -> tuple[Text | str, ...]:
         if seat.status is SeatStatus.EMPTY:
             return ("", str(seat.seat), Text("empty", style="dim"), "", "", "", "")
@@ -262,13 +262,13 @@ class HoldemScreen:
             SeatStatus.FOLDED: "folded",
             SeatStatus.ALL_IN: "all in",
             SeatStatus.SITTING_OUT: "sitting out",
-            SeatStatus.WAITING: "waiting" if street is not Street.WAITING else "",
+            SeatStatus.WAITING: "waiting" if street.has_hand else "",
         }.get(seat.status, "")
-        if street is Street.SHOWDOWN:
+        if street.is_over:
             status = ""  # a folded seat and a mucked one look alike here: say neither
         if seat.is_to_act:
             status = "to act"
-        elif not status and seat.last_action and street is not Street.SHOWDOWN:
+        elif not status and seat.last_action and not street.is_over:
             status = seat.last_action.lower()
         if status:
             detail.append(f" {status}", style="bold" if seat.is_to_act else "dim")
