@@ -103,9 +103,9 @@ def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, in
     work.guild(guild_id)
     round_id = int(
         work.tx.value(
-            "INSERT INTO bj_rounds (guild_id, channel_id, status, opened_at) "
-            "VALUES (?, ?, 'open', ?) RETURNING round_id",
-            (guild_id, channel_id, work.stamp),
+            "INSERT INTO bj_rounds (guild_id, channel_id, status, opened_at, instance_id) "
+            "VALUES (?, ?, 'open', ?, ?) RETURNING round_id",
+            (guild_id, channel_id, work.stamp, work.instance_id),
         )
     )
     work.guild_id, work.round_id = guild_id, round_id

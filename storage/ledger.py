@@ -133,6 +133,9 @@ class Work:
         self.hand_id: int | None = None
         self.round_id: int | None = None
         self.note: str | None = None
+        # The instance whose lease this process holds: tables, hands and rounds opened now
+        # belong to it (storage/instances.py).
+        self.instance_id: int | None = None
 
     # --- guilds and accounts ---------------------------------------------------------------
 

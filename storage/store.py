@@ -20,14 +20,26 @@ Usage::
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import os
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO, TypeVar
 
-from storage import blackjack, codec, database_copy, economy, stats, table_messages, tables
+from storage import (
+    blackjack,
+    codec,
+    database_copy,
+    economy,
+    instances,
+    stats,
+    table_messages,
+    tables,
+)
 from storage.backend import Backend, Transaction
 from storage.check import run_check
 from storage.errors import InvalidArgument, UnknownAccount
@@ -194,6 +206,8 @@ class Storage:
         self._economy = economy_defaults
         self.shards = shards
         """The Discord shards this process runs, when it runs only some (see :meth:`open`)."""
+        self.instance: instances.Instance | None = None
+        """This process's lease (see :meth:`acquire_lease`): what it opens belongs to it."""
 
     @classmethod
     async def open(
@@ -310,7 +324,7 @@ class Storage:
             stored = replayed(tx, name, key, print_)
             if stored is not None:
                 return codec.loads(result_type, stored)
-            work = Work(tx, now, self._economy)
+            work = self._work(tx, now)
             result = body(work)
             work.record(name, key, print_, codec.dumps(result))
             return result
@@ -326,9 +340,14 @@ class Storage:
         def run(tx: Transaction) -> R:
             if guild is not None:
                 guild(tx)
-            return body(Work(tx, now, self._economy))
+            return body(self._work(tx, now))
 
         return await self._backend.write(run)
+
+    def _work(self, tx: Transaction, now: datetime) -> Work:
+        work = Work(tx, now, self._economy)
+        work.instance_id = None if self.instance is None else self.instance.instance_id
+        return work
 
     async def _read(self, body: Callable[[Transaction], R]) -> R:
         return await self._backend.read(body)
@@ -846,7 +865,99 @@ class Storage:
         """
         shards = shards or self.shards
         owns = None if shards is None else shards.owns
-        return await self._write(lambda work: recover(work, owns), guild=None)
+        instance_id = None if self.instance is None else self.instance.instance_id
+        return await self._write(lambda work: recover(work, owns, instance_id), guild=None)
+
+    # --- instance leases (storage/instances.py) ----------------------------------------------
+
+    async def acquire_lease(
+        self,
+        claim: instances.Claim,
+        *,
+        takeover: bool = False,
+        lease: float = instances.LEASE_SECONDS,
+        host: str | None = None,
+        pid: int | None = None,
+        process_gone: instances.ProcessGone = instances.local_process_gone,
+        wait: instances.Wait = asyncio.sleep,
+        on_wait: Callable[[instances.LeaseHeld], None] | None = None,
+    ) -> instances.Instance:
+        """Take this process's lease, before recovering anything.
+
+        Refused with :class:`~storage.instances.LeaseHeld` while a living instance holds an
+        overlapping claim; with ``takeover`` wait (``on_wait`` told once) until that lease is
+        released or expires, looking again every second."""
+        chosen_host = host or instances.this_host()
+        chosen_pid = os.getpid() if pid is None else pid
+        told = False
+        while True:
+            try:
+                self.instance = await self._write(
+                    lambda work: instances.acquire(
+                        work, claim, chosen_host, chosen_pid, lease, process_gone
+                    ),
+                    guild=None,
+                )
+                return self.instance
+            except instances.LeaseHeld as held:
+                if not takeover:
+                    raise
+                if on_wait is not None and not told:
+                    on_wait(held)
+                    told = True
+                left = (held.holder.expires_at - self._now()).total_seconds()
+                await wait(max(0.0, min(instances.TAKEOVER_POLL_SECONDS, left)))
+
+    async def renew_lease(self, lease: float = instances.LEASE_SECONDS) -> instances.Instance:
+        """Move this process's heartbeat to now (:class:`~storage.instances.LeaseLost` if it
+        was released or taken over meanwhile)."""
+        current = self._lease()
+        self.instance = await self._write(
+            lambda work: instances.renew(work, current.instance_id, lease), guild=None
+        )
+        return self.instance
+
+    async def release_lease(self, reason: str = "stopped") -> None:
+        """End this process's lease now, so that a restart need not wait for it to expire."""
+        if self.instance is None:
+            return
+        instance_id = self.instance.instance_id
+        await self._write(lambda work: instances.release(work, instance_id, reason), guild=None)
+        self.instance = None
+
+    def keep_lease(
+        self,
+        *,
+        every: float = instances.RENEW_SECONDS,
+        wait: instances.Wait = asyncio.sleep,
+        on_lost: Callable[[instances.LeaseLost], None] | None = None,
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """``async with storage.keep_lease():`` renews the lease while the body runs and
+        releases it when the body ends (however it ends)."""
+        self._lease()
+        return instances.keep_renewed(self, every=every, wait=wait, on_lost=on_lost)
+
+    def _lease(self) -> instances.Instance:
+        if self.instance is None:
+            raise InvalidArgument("This storage holds no lease; call acquire_lease first.")
+        return self.instance
+
+    async def list_instances(self) -> list[instances.InstanceReport]:
+        """The living instances and the latest ended ones, with what each owns now."""
+        now = self._now()
+        return await self._read(lambda tx: instances.instance_reports(tx, now))
+
+    async def abandoned_tables(self, guild_id: int) -> list[int]:
+        """A guild's open tables whose instance is dead (a killed terminal session's)."""
+        now = self._now()
+        return await self._read(
+            lambda tx: instances.orphaned_tables(tx, now, lambda guild: guild == guild_id)
+        )
+
+    async def abandoned_rounds(self, guild_id: int) -> list[int]:
+        """A guild's open rounds whose instance is dead."""
+        now = self._now()
+        return await self._read(lambda tx: instances.orphaned_rounds(tx, now, guild_id))
 
     async def check(self) -> CheckReport:
         """Verify every balance against the ledger and the guild totals against minting."""

@@ -146,9 +146,9 @@ def open_table(
     work.guild(guild_id)
     table_id = int(
         work.tx.value(
-            "INSERT INTO poker_tables (guild_id, channel_id, name, settings, status, opened_at) "
-            "VALUES (?, ?, ?, ?, 'open', ?) RETURNING table_id",
-            (guild_id, channel_id, name, settings_text, work.stamp),
+            "INSERT INTO poker_tables (guild_id, channel_id, name, settings, status, opened_at, "
+            "instance_id) VALUES (?, ?, ?, ?, 'open', ?, ?) RETURNING table_id",
+            (guild_id, channel_id, name, settings_text, work.stamp, work.instance_id),
         )
     )
     work.guild_id, work.table_id = guild_id, table_id
@@ -310,9 +310,9 @@ def start_hand(work: Work, table_id: int, hand_id: int, stacks: Mapping[int, int
             )
         rows.append((table_id, hand_id, seat_no, seat.seat_id, stack))
     work.tx.execute(
-        "INSERT INTO hands (table_id, hand_id, guild_id, status, started_at) "
-        "VALUES (?, ?, ?, 'in_progress', ?)",
-        (table_id, hand_id, table.guild_id, work.stamp),
+        "INSERT INTO hands (table_id, hand_id, guild_id, status, started_at, instance_id) "
+        "VALUES (?, ?, ?, 'in_progress', ?, ?)",
+        (table_id, hand_id, table.guild_id, work.stamp, work.instance_id),
     )
     work.tx.executemany(
         "INSERT INTO hand_seats (table_id, hand_id, seat_no, seat_id, start_stack) "
