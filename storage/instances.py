@@ -133,7 +133,7 @@ class LeaseHeld(LeaseError):
 
     def __init__(self, holder: Instance) -> None:
         super().__init__(
-            f"{holder.claim.describe()} already belong to {holder.describe()} "
+            f"another Felt holds these shards: {holder.describe()} "
             f"(last heartbeat {_shown(holder.heartbeat_at)}); stop it first, or start with "
             "--takeover to wait until its lease is released or expires"
         )

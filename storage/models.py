@@ -11,6 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import Enum, StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from storage.instances import InstanceReport
 
 MAX_CHIPS = 2**53 - 1
 """The largest amount or balance storage accepts: every JSON consumer represents it exactly."""
@@ -662,6 +666,8 @@ class CheckReport:
     hands_in_progress: int
     rounds_open: int
     problems: tuple[Problem, ...] = field(default=())
+    instances: tuple[InstanceReport, ...] = field(default=())
+    """The living instances and the latest ended ones, with what each owns now."""
 
     @property
     def ok(self) -> bool:

@@ -962,7 +962,8 @@ class Storage:
     async def check(self) -> CheckReport:
         """Verify every balance against the ledger and the guild totals against minting."""
         version = self.schema_version
-        return await self._read(lambda tx: run_check(tx, version))
+        now = self._now()
+        return await self._read(lambda tx: run_check(tx, version, now))
 
     async def copy_to(self, target: Storage) -> database_copy.CopyReport:
         """Copy this whole database, every row and id, into ``target`` (``felt db copy``).

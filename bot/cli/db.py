@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, TypeVar
 
+from bot.cli import db_instances
 from bot.cli.common import CliError, SubParsers
 from storage.backend import redact
 from storage.database_copy import CopyReport
@@ -112,6 +113,7 @@ def register(subparsers: SubParsers) -> None:
         "--to", dest="target", required=True, metavar="URL|PATH", help="an empty database"
     )
     copy.set_defaults(handler=_copy)
+    db_instances.register(actions, db_option)
 
 
 def _run(coroutine: Awaitable[T]) -> T:
@@ -205,6 +207,7 @@ def _print_check(path: str | Path, report: CheckReport, out: TextIO) -> None:
             "(recovery at startup puts these chips back)",
             file=out,
         )
+    db_instances.print_instances(report.instances, out)
     for problem in report.problems:
         print(f"PROBLEM [{problem.kind.value}] {problem.message}", file=out)
     if report.ok:
