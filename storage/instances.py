@@ -219,16 +219,15 @@ def acquire(
 ) -> Instance:
     """Take a lease for ``claim``, or raise :class:`LeaseHeld` naming a living holder.
 
-    Holders on this host whose process is gone are released first (a restart after a crash)."""
+    Any lease of a process on this host that is gone is released first (a restart after a
+    crash, a killed terminal game), so what it left is put back at once."""
     tx = work.tx
     tx.lock_guild(LEASE_LOCK)
     for other in live_instances(tx, work.now):
-        if not claim.overlaps(other.claim):
-            continue
         if gone(other.host, other.pid):
             release(work, other.instance_id, "its process was gone when another started")
-            continue
-        raise LeaseHeld(other)
+        elif claim.overlaps(other.claim):
+            raise LeaseHeld(other)
     expires = stamp(work.now + timedelta(seconds=lease))
     instance_id = int(
         tx.value(

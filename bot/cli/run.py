@@ -9,7 +9,9 @@ connection, answers something else than its JSON, or does not answer within
 ``serve`` runs the startup steps in order, one function each, every one interruptible by a signal.
 
 The database is created and migrated here, before connecting (so `make run` needs no separate
-migration step), crash recovery runs once, and the storage is closed after the bot disconnected.
+migration step), this process's lease is taken (refused in one line while another living process
+holds the same shards; ``--takeover`` waits for it), crash recovery runs once, the lease is renewed
+while the bot runs and released after it disconnected, and then the storage is closed.
 
 ``--shard-ids``/``--shard-count`` (over ``[discord] shard_ids``/``shard_count``) run a cluster of
 shards in this process; several such processes share one PostgreSQL database (``[database] url``),
@@ -71,6 +73,12 @@ def register(subparsers: SubParsers) -> None:
         metavar="N",
         help="the total number of shards of the deployment (over [discord] shard_count)",
     )
+    parser.add_argument(
+        "--takeover",
+        action="store_true",
+        help="if another process holds these shards, wait until its lease is released or "
+        "expires instead of refusing to start",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -99,12 +107,12 @@ def handle(args: argparse.Namespace) -> int:
 
     configure_logging(config.logging)
     try:
-        return asyncio.run(serve(config))
+        return asyncio.run(serve(config, takeover=args.takeover))
     except StartupError as error:
         raise CliError(str(error), exit_code=1) from None
 
 
-async def serve(config: FeltConfig) -> int:
+async def serve(config: FeltConfig, *, takeover: bool = False) -> int:
     """The startup steps in order, then the bot until it is told to stop.
 
     SIGINT and SIGTERM are handled from the first step: one that arrives before the bot runs
@@ -112,36 +120,42 @@ async def serve(config: FeltConfig) -> int:
     """
     with StopSignals() as signals:
         try:
-            return await serve_steps(config, signals)
+            return await serve_steps(config, signals, takeover=takeover)
         except Stopped as stopped:
             _log.info("stopped before connecting", extra={"reason": stopped.signal_name})
             return 0
 
 
-async def serve_steps(config: FeltConfig, signals: StopSignals) -> int:
+async def serve_steps(config: FeltConfig, signals: StopSignals, *, takeover: bool = False) -> int:
     """Each startup step is one function run through ``signals.step`` (so a signal interrupts
     it); a new step (say, taking an instance lease) goes in this list, with its own cleanup."""
-    storage, recovery = await signals.step(open_database(config))
+    storage, recovery = await signals.step(open_database(config, takeover=takeover))
     try:
         return await run_discord(config, storage, recovery, signals)
     finally:
         await storage.close()
 
 
-async def open_database(config: FeltConfig) -> tuple[Storage, RecoveryReport]:
-    """Open (create, migrate) the database and put back the chips of an interrupted run."""
+async def open_database(
+    config: FeltConfig, *, takeover: bool = False
+) -> tuple[Storage, RecoveryReport]:
+    """Open (create, migrate) the database, take this process's lease on its shards, and put
+    back the chips of an interrupted run (only a dead instance's)."""
     from bot.discord.database import open_for_bot  # noqa: PLC0415
 
-    return await open_for_bot(config)
+    return await open_for_bot(config, takeover=takeover)
 
 
 async def run_discord(
     config: FeltConfig, storage: Storage, recovery: RecoveryReport, signals: StopSignals
 ) -> int:
-    """Connect to Discord and serve until a signal (or a failure, as a ``StartupError``)."""
+    """Connect to Discord and serve until a signal (or a failure, as a ``StartupError``),
+    renewing the lease meanwhile and releasing it at the end."""
+    from bot.discord.database import lease_lost  # noqa: PLC0415
     from bot.discord.runner import run_bot  # noqa: PLC0415
 
-    return await run_bot(config, signals=signals, storage=storage, recovery=recovery)
+    async with storage.keep_lease(on_lost=lease_lost):
+        return await run_bot(config, signals=signals, storage=storage, recovery=recovery)
 
 
 def prepare(

@@ -9,6 +9,8 @@ way production does.
 from __future__ import annotations
 
 import logging
+import os
+import signal
 from pathlib import Path
 
 from bot.config import FeltConfig
@@ -45,6 +47,7 @@ from storage import (
     utc_now,
 )
 from storage.backend import redact
+from storage.instances import Claim, LeaseHeld, LeaseLost
 from storage.shards import Shards
 from storage.store import Clock
 
@@ -98,12 +101,14 @@ def economy_defaults(config: FeltConfig) -> EconomySettings:
 
 
 async def open_for_bot(
-    config: FeltConfig, *, clock: Clock = utc_now
+    config: FeltConfig, *, clock: Clock = utc_now, takeover: bool = False
 ) -> tuple[Storage, RecoveryReport]:
-    """Open the configured database (creating and migrating it), then run crash recovery.
+    """Open the configured database (creating and migrating it), take this process's lease on
+    its shards, then run crash recovery (of dead instances' games only).
 
     Every failure is a ``StartupError`` of one line: a database written by a newer Felt, a file
-    that is not a Felt database, one that cannot be written, or one locked by another process.
+    that is not a Felt database, one that cannot be written, one locked by another process, or
+    shards a living process holds (``takeover`` waits for its lease instead).
     """
     path = redact(config.database.url) if config.database.url else config.database.path
     discord = config.discord
@@ -118,7 +123,11 @@ async def open_for_bot(
     except DatabaseProblem as error:
         raise StartupError(describe_open_failure(path, error)) from None
     try:
+        await take_lease(storage, shards, takeover)
         report = await storage.recover()
+    except LeaseHeld as error:
+        await storage.close()
+        raise StartupError(str(error)) from None
     except DatabaseProblem as error:
         await storage.close()
         raise StartupError(describe_open_failure(path, error)) from None
@@ -143,6 +152,27 @@ async def open_for_bot(
             },
         )
     return storage, report
+
+
+async def take_lease(storage: Storage, shards: Shards | None, takeover: bool) -> None:
+    """This process's lease on its shards (all of them without ``--shard-ids``)."""
+
+    def waiting(held: LeaseHeld) -> None:
+        _log.warning(
+            "waiting for another instance's lease to be released or to expire",
+            extra={"holder": held.holder.describe(), "expires_at": str(held.holder.expires_at)},
+        )
+
+    claim = Claim.discord(*((tuple(sorted(shards.ids)), shards.count) if shards else ()))
+    instance = await storage.acquire_lease(claim, takeover=takeover, on_wait=waiting)
+    _log.info("lease taken", extra={"instance": instance.describe()})
+
+
+def lease_lost(lost: LeaseLost) -> None:
+    """Another instance took this one's games over (it was stopped for longer than its lease):
+    stop the bot, as if told to, so two processes never host the same tables."""
+    _log.critical("this instance lost its lease; stopping", extra={"instance": lost.instance_id})
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def describe_open_failure(path: str, error: DatabaseProblem) -> str:

@@ -52,7 +52,7 @@ def wallet_command(args: argparse.Namespace) -> int:
         console.print("Games: felt play holdem · felt play blackjack (--help for options)")
         return 0
 
-    return _run(args, config, show)
+    return _run(args, config, show, hosts_games=False)
 
 
 def holdem_command(args: argparse.Namespace) -> int:
@@ -163,22 +163,27 @@ def blackjack_command(args: argparse.Namespace) -> int:
 Game = Callable[[Storage, Console], Awaitable[int]]
 
 
-def _run(args: argparse.Namespace, config: FeltConfig, game: Game) -> int:
+def _run(
+    args: argparse.Namespace, config: FeltConfig, game: Game, *, hosts_games: bool = True
+) -> int:
     path = database_path(args.db)
     console = Console(highlight=False, markup=False, emoji=False)
-    return asyncio.run(_session(path, config, bool(args.daily), game, console))
+    return asyncio.run(_session(path, config, bool(args.daily), game, console, hosts_games))
 
 
 async def _session(
-    path: Path, config: FeltConfig, daily: bool, game: Game, console: Console
+    path: Path, config: FeltConfig, daily: bool, game: Game, console: Console, hosts_games: bool
 ) -> int:
-    """Open the wallet, put back what a killed session left, claim the bonus, play, report."""
+    """Open the wallet, take a lease and put back what a killed session left (only when a game
+    is played: the wallet alone never touches another session's game), claim the bonus, play."""
     try:
         storage = await wallet.open_wallet(path, config)
     except DatabaseProblem as error:
         raise CliError(f"cannot use the database {path}: {error}") from None
     try:
-        returned = await wallet.put_back_leftovers(storage)
+        if hosts_games:
+            await wallet.take_lease(storage)
+        returned = await wallet.put_back_leftovers(storage) if hosts_games else 0
         if returned:
             console.print(
                 f"Put back chips from {returned} game(s) an earlier session left open.",
@@ -199,7 +204,10 @@ async def _session(
         if not daily and await wallet.daily_available(storage):
             line.append("  (daily bonus available: felt play --daily)", style="dim")
         console.print(line)
-        return await game(storage, console)
+        if not hosts_games:
+            return await game(storage, console)
+        async with storage.keep_lease():
+            return await game(storage, console)
     finally:
         await storage.close()
 

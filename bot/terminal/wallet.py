@@ -19,9 +19,9 @@ from storage import (
     DailyClaim,
     DailyDisabled,
     EconomySettings,
-    RoundStatus,
     Storage,
 )
+from storage.instances import Claim
 
 LOCAL_GUILD_ID = 1
 """The guild the terminal plays in."""
@@ -29,8 +29,6 @@ LOCAL_USER_ID = 1
 """The terminal player's member id."""
 HOLDEM_CHANNEL_ID = 1
 BLACKJACK_CHANNEL_ID = 2
-LEFTOVER_ROUNDS = 20
-"""How many recent Blackjack rounds to look through for ones a killed session left open."""
 
 
 def economy_settings(config: FeltConfig) -> EconomySettings:
@@ -55,25 +53,30 @@ async def open_wallet(path: Path, config: FeltConfig) -> Storage:
     return storage
 
 
+async def take_lease(storage: Storage) -> None:
+    """This session's lease: what it opens belongs to it, and no other session puts it back
+    while it lives (several terminal games may run side by side on one database)."""
+    await storage.acquire_lease(Claim.terminal())
+
+
 async def put_back_leftovers(storage: Storage) -> int:
     """Close local tables and refund local rounds that a killed session left open.
 
-    Only the local guild is touched, so a database shared with a running Discord bot is safe.
-    Returns how many tables and rounds were put back.
+    Only the local guild is touched, so a database shared with a running Discord bot is safe,
+    and only what belongs to a session that is no longer alive (its lease ended or expired), so
+    a game running in another terminal is never touched. Returns how many were put back.
     """
     count = 0
-    for table in await storage.list_tables(LOCAL_GUILD_ID):
-        await storage.close_table(table.table_id, key=f"terminal:leftover:{table.table_id}")
+    for table_id in await storage.abandoned_tables(LOCAL_GUILD_ID):
+        await storage.close_table(table_id, key=f"terminal:leftover:{table_id}")
         count += 1
-    rounds = await storage.list_rounds(LOCAL_GUILD_ID, limit=LEFTOVER_ROUNDS)
-    for record in rounds:
-        if record.status is RoundStatus.OPEN:
-            await storage.refund_round(
-                record.round_id,
-                reason="the terminal session ended",
-                key=f"terminal:leftover-round:{record.round_id}",
-            )
-            count += 1
+    for round_id in await storage.abandoned_rounds(LOCAL_GUILD_ID):
+        await storage.refund_round(
+            round_id,
+            reason="the terminal session ended",
+            key=f"terminal:leftover-round:{round_id}",
+        )
+        count += 1
     return count
 
 

@@ -138,11 +138,17 @@ def test_play_puts_back_chips_a_killed_session_left_at_a_table(
 
     asyncio.run(leave_a_table_open())
     assert read_wallet(database).balance == START - 600
+    # Only showing the wallet puts nothing back: it never touches a game.
     code, out, _ = play(capsys, "--db", str(database))
+    assert code == 0 and "Put back" not in out
+    assert read_wallet(database).open_tables == 1
+    code, out, _ = play(
+        capsys, "blackjack", "--auto", "--fast", "--seed", "5", "--db", str(database)
+    )
     assert code == 0
     assert "Put back chips from 1 game(s) an earlier session left open." in out
     wallet = read_wallet(database)
-    assert wallet.balance == START and wallet.at_tables == 0 and wallet.open_tables == 0
+    assert wallet.at_tables == 0 and wallet.open_tables == 0
     assert wallet.ledger_ok
 
 
