@@ -1,0 +1,393 @@
+"""Sharded bots proven together (issue 15): the real `felt run` as several processes, each
+running some shards, against the fake Discord and one database (PostgreSQL: 3 processes over 6
+guilds; SQLite: 2 processes sharing one WAL file over 4 guilds).
+
+Every guild has a Hold'em hand waiting for its player and an open Blackjack round; one shard
+process is SIGKILLed in the middle of them. The others keep playing untouched (their hands and
+rounds finish, every click is accepted, nothing of theirs is voided); a second `felt run` for
+living shards is refused in one line naming the holder; the killed shard restarted alone takes
+over at once (same host, process gone), recovers exactly its own guilds and serves them again
+within 10 s; after SIGTERM every lease is released and `felt db check` accounts for every chip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from fakediscord.model import ResponseKind
+from holdem_fixtures import ACTION, passive, scaled_rules
+
+from storage import HandStatus, RoundStatus, Storage
+from storage.shards import shard_of
+from tests.storage.conftest import PostgresServer
+from tests.storage.pg_cluster import Cluster
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+RESTART_BUDGET_SECONDS = 10.0
+"""Issue 15: a restarted shard serves its tables again within this long of starting."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One guild: a Hold'em channel with Alice at a table, a Blackjack channel where Bob bets."""
+
+    guild: FakeGuild
+    shard: int
+    poker: FakeChannel
+    blackjack: FakeChannel
+    alice: FakeMember
+    bob: FakeMember
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    existing = os.environ.get("FELT_TEST_POSTGRES_URL")
+    if existing:
+        yield PostgresServer(existing)
+        return
+    cluster = Cluster().start()
+    try:
+        yield PostgresServer(cluster.url())
+    finally:
+        cluster.stop()
+
+
+def write_config(folder: Path, fake: FakeDiscord, shards: int, database: str | Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    url = f'url = "{database}"\n' if isinstance(database, str) else ""
+    path = folder / "felt.db" if isinstance(database, str) else database
+    config = folder / "config.toml"
+    config.write_text(
+        "[discord]\n"
+        f'api_base_url = "{fake.api_base_url}"\n'
+        f'gateway_url = "{fake.gateway_url}"\n'
+        f"shard_count = {shards}\n"
+        "shutdown_grace_seconds = 5\n"
+        f'[database]\npath = "{path}"\n{url}'
+        "[holdem]\nbot_delay_seconds = 0\nturn_seconds = 600\n"
+        "[blackjack]\nbetting_seconds = 120\nturn_seconds = 600\n"
+        '[logging]\nformat = "json"\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+async def felt_run(config: Path, token: str, shard: int, shards: int) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bot.cli", "run", "--config", str(config)),
+        *("--shard-ids", str(shard), "--shard-count", str(shards)),
+        env={**os.environ, "DISCORD_TOKEN": token, "PYTHONPATH": str(REPOSITORY)},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+def make_places(fake: FakeDiscord, shards: int, per_shard: int) -> list[Place]:
+    places = []
+    for shard in range(shards):
+        for n in range(per_shard):
+            guild = fake.create_guild(f"Guild {shard}.{n}", shard=shard)
+            assert shard_of(guild.id, shards) == shard
+            places.append(
+                Place(
+                    guild,
+                    shard,
+                    fake.create_channel(guild, "poker"),
+                    fake.create_channel(guild, "blackjack"),
+                    fake.create_member(guild, f"Alice{shard}{n}"),
+                    fake.create_member(guild, f"Bob{shard}{n}"),
+                )
+            )
+    return places
+
+
+async def poll(condition: Any, what: str, within: float = 30.0) -> None:
+    """Wait until the async ``condition()`` (a look at the database) holds."""
+    deadline = time.monotonic() + within
+    while not await condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.1)
+
+
+# ----- reading the database from the test --------------------------------------------------------
+
+
+async def open_hands(database: str | Path) -> dict[int, list[tuple[int, int]]]:
+    """Each guild's hands in progress, as (table id, hand id)."""
+    async with await Storage.open(database, create=False, migrate=False, pool_size=1) as storage:
+        tables = await storage.list_tables(open_only=True)
+    found: dict[int, list[tuple[int, int]]] = {}
+    for table in tables:
+        if table.hand_in_progress is not None:
+            found.setdefault(table.guild_id, []).append((table.table_id, table.hand_in_progress))
+    return found
+
+
+async def round_status(database: str | Path, guild_id: int) -> dict[int, RoundStatus]:
+    async with await Storage.open(database, create=False, migrate=False, pool_size=1) as storage:
+        return {r.round_id: r.status for r in await storage.list_rounds(guild_id, limit=20)}
+
+
+async def hand_status(database: str | Path, table_id: int, hand_id: int) -> HandStatus:
+    async with await Storage.open(database, create=False, migrate=False, pool_size=1) as storage:
+        hand = await storage.get_hand(table_id, hand_id)
+    assert hand is not None
+    return hand.status
+
+
+# ----- acting as members -------------------------------------------------------------------------
+
+
+def newest_with(fake: FakeDiscord, channel: FakeChannel, label_prefix: str) -> FakeMessage | None:
+    for message in reversed(fake.channel_messages(channel)):
+        if any(label.startswith(label_prefix) for label in message.button_labels):
+            return message
+    return None
+
+
+def holdem_offer(
+    fake: FakeDiscord, place: Place, hand: tuple[int, int], seen: set[str]
+) -> FakeMessage | None:
+    """The table message offering Alice an action in ``hand`` (table id, hand id) that she has
+    not answered yet (a message from before a restart offers a hand that is over)."""
+    for message in reversed(fake.channel_messages(place.poker)):
+        if "holdem-table.png" not in message.filenames:
+            continue
+        ids = {
+            button.custom_id
+            for button in message.buttons
+            if (m := ACTION.fullmatch(button.custom_id or ""))
+            and (int(m["table"]), int(m["hand"])) == hand
+        }
+        if place.alice.id in message.mentions and ids and not ids & seen:
+            return message
+    return None
+
+
+async def accepted(interaction: Any) -> None:
+    await interaction.wait_answered(within=20)
+    assert interaction.errors == [], interaction.errors
+    assert interaction.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE, [
+        m.text for m in interaction.messages
+    ]
+
+
+async def play_a_hand_out(fake: FakeDiscord, place: Place, database: str | Path) -> int:
+    """Alice checks or calls until the hand in progress has ended; how many clicks it took."""
+    ((table_id, hand_id),) = (await open_hands(database))[place.guild.id]
+    seen: set[str] = set()
+    clicks = 0
+    while await hand_status(database, table_id, hand_id) is HandStatus.IN_PROGRESS:
+        found: list[FakeMessage] = []
+
+        def offered(found: list[FakeMessage] = found) -> bool:
+            offer = holdem_offer(fake, place, (table_id, hand_id), seen)
+            if offer is not None:
+                found.append(offer)
+            return offer is not None
+
+        try:
+            await fake.wait_until(offered, within=3, what="Alice's turn")
+        except (AssertionError, TimeoutError):
+            continue  # the hand may have ended without another turn for Alice
+        message = found[-1]
+        seen.update(b.custom_id for b in message.buttons if b.custom_id)
+        await accepted(await fake.click(place.alice, message, label=passive(message)))
+        clicks += 1
+    assert await hand_status(database, table_id, hand_id) is HandStatus.SETTLED
+    return clicks
+
+
+async def finish_the_round(fake: FakeDiscord, place: Place, database: str | Path) -> None:
+    """Bob deals his open round now and stands until it is settled."""
+    (round_id,) = [
+        r for r, s in (await round_status(database, place.guild.id)).items() if s.value == "open"
+    ]
+    deal = newest_with(fake, place.blackjack, "Deal now")
+    assert deal is not None
+    await accepted(await fake.click(place.bob, deal, label="Deal now"))
+    pressed: set[int] = set()
+    while (await round_status(database, place.guild.id))[round_id] is RoundStatus.OPEN:
+        stand = newest_with(fake, place.blackjack, "Stand")
+        if stand is not None and place.bob.id in stand.mentions and stand.id not in pressed:
+            await accepted(await fake.click(place.bob, stand, label="Stand"))
+            pressed.add(stand.id)
+        await asyncio.sleep(0.05)
+    assert (await round_status(database, place.guild.id))[round_id] is RoundStatus.SETTLED
+
+
+async def sit_and_bet(fake: FakeDiscord, place: Place) -> None:
+    """Alice opens a heads-up table against one bot (the hand waits for her); Bob bets."""
+    opened = await fake.slash(place.alice, place.poker, "holdem start", seats=2, bots=1)
+    await opened.wait_answered(within=20)
+    bet = await fake.slash(place.bob, place.blackjack, "blackjack deal", bet=50)
+    await bet.wait_answered(within=20)
+    assert "You bet 50 chips" in "".join(m.text for m in bet.messages), (
+        bet.errors,
+        bet.response_kind,
+        fake.describe(),
+    )
+
+
+async def ping(fake: FakeDiscord, place: Place) -> None:
+    interaction = await fake.slash(place.alice, place.poker, "ping")
+    await interaction.wait_answered(within=20)
+    assert interaction.reply.content.startswith("Pong")
+
+
+# ----- the test ----------------------------------------------------------------------------------
+
+
+async def stop(process: asyncio.subprocess.Process) -> str:
+    process.send_signal(signal.SIGTERM)
+    _out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, err.decode()[-3000:]
+    return err.decode()
+
+
+def felt_db(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "db", *arguments],
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=60,
+        cwd=REPOSITORY,
+        env={**os.environ, "PYTHONPATH": str(REPOSITORY)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("backend", "shards", "per_shard"),
+    [
+        ("postgresql", 3, 2),
+        ("sqlite", 2, 2),
+        pytest.param("postgresql", 4, 4, marks=pytest.mark.slow),
+        pytest.param("sqlite", 3, 3, marks=pytest.mark.slow),
+    ],
+)
+async def test_sharded_processes_survive_one_being_killed_mid_hand(
+    backend: str, shards: int, per_shard: int, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    if backend == "postgresql":
+        database: str | Path = request.getfixturevalue("postgres").new_database()
+    else:
+        database = tmp_path / "shared.db"
+    async with FakeDiscord(rate_limits=scaled_rules(10), recommended_shards=shards) as fake:
+        processes: list[asyncio.subprocess.Process] = []
+        try:
+            await run_and_kill_one(fake, shards, per_shard, database, tmp_path, processes)
+        finally:
+            for process in processes:
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+
+    instances = felt_db("instances", "--db", str(database))
+    assert instances.returncode == 0, instances.stderr
+    assert "0 living instance(s)" in instances.stdout
+    assert "(its process was gone when another started)" in instances.stdout
+    assert instances.stdout.count("(stopped)") == shards
+    check = felt_db("check", "--db", str(database))
+    assert check.returncode == 0, check.stdout
+    assert "OK: every balance equals its ledger" in check.stdout
+
+
+async def run_and_kill_one(
+    fake: FakeDiscord,
+    shards: int,
+    per_shard: int,
+    database: str | Path,
+    folder: Path,
+    processes: list[asyncio.subprocess.Process],
+) -> None:
+    places = make_places(fake, shards, per_shard)
+    configs = [write_config(folder / f"shard{i}", fake, shards, database) for i in range(shards)]
+    for shard in range(shards):
+        processes.append(await felt_run(configs[shard], fake.token, shard, shards))
+    await fake.wait_until(
+        lambda: fake.gateway.all_shards_ready() and bool(fake.registered_commands()),
+        within=60,
+        what="every shard process to connect",
+    )
+    await asyncio.gather(*(sit_and_bet(fake, place) for place in places))
+    await poll(lambda: all_in_hand(database, places), "a hand in progress in every guild")
+
+    # A second process for a living shard is refused before it touches anything.
+    duplicate = await felt_run(configs[0], fake.token, 0, shards)
+    _out, err = await asyncio.wait_for(duplicate.communicate(), 60)
+    last = err.decode().strip().splitlines()[-1]
+    assert duplicate.returncode == 1
+    assert last.startswith("felt run: another Felt holds these shards: instance ")
+    assert f"pid {processes[0].pid}, since " in last and "--takeover" in last
+
+    # SIGKILL shard 1 in the middle of its hands and rounds.
+    killed = 1
+    before = await open_hands(database)
+    processes[killed].send_signal(signal.SIGKILL)
+    await processes[killed].wait()
+    victims = [p for p in places if p.shard == killed]
+    survivors = [p for p in places if p.shard != killed]
+
+    # The others keep playing: every hand and round of theirs finishes, every click accepted.
+    await asyncio.gather(*(play_a_hand_out(fake, p, database) for p in survivors))
+    await asyncio.gather(*(finish_the_round(fake, p, database) for p in survivors))
+    after = await open_hands(database)
+    for place in victims:  # nobody touched the dead shard's games meanwhile
+        assert after[place.guild.id] == before[place.guild.id]
+
+    # The killed shard restarted alone: it takes over at once and recovers exactly its guilds.
+    started = time.monotonic()
+    processes[killed] = await felt_run(configs[killed], fake.token, killed, shards)
+    await fake.wait_until(
+        lambda: (
+            (session := fake.gateway.current.get(killed)) is not None
+            and session.ready
+            and session.connection is not None
+        ),
+        within=RESTART_BUDGET_SECONDS,
+        what="the restarted shard to connect",
+    )
+    await asyncio.gather(*(ping(fake, place) for place in victims))
+    for place in victims:
+        await fake.wait_for_message(
+            place.poker, lambda m: "this table is back" in m.text, within=RESTART_BUDGET_SECONDS
+        )
+    serving = time.monotonic() - started
+    print(f"\nrestarted shard serving its guilds {serving:.2f} s after starting ({database})")
+    assert serving < RESTART_BUDGET_SECONDS
+    for place in victims:
+        ((table_id, hand_id),) = before[place.guild.id]
+        assert await hand_status(database, table_id, hand_id) is HandStatus.VOIDED
+        assert set((await round_status(database, place.guild.id)).values()) == {
+            RoundStatus.REFUNDED
+        }
+    for place in survivors:
+        ((table_id, hand_id),) = before[place.guild.id]
+        assert await hand_status(database, table_id, hand_id) is HandStatus.SETTLED
+        assert set((await round_status(database, place.guild.id)).values()) == {RoundStatus.SETTLED}
+    # The restored tables play on: a new hand in each of the restarted shard's guilds.
+    await poll(lambda: all_in_hand(database, victims), "a new hand on every restored table")
+    await asyncio.gather(*(play_a_hand_out(fake, p, database) for p in victims))
+    assert fake.errors() == []
+
+    # A graceful stop of every process releases every lease.
+    for process in processes:
+        await stop(process)
+
+
+async def all_in_hand(database: str | Path, places: list[Place]) -> bool:
+    hands = await open_hands(database)
+    return all(len(hands.get(place.guild.id, [])) == 1 for place in places)
