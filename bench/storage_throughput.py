@@ -14,7 +14,13 @@ bare psycopg transaction (one UPDATE, COMMIT). Each writer settles hands at a ta
 PostgreSQL orders the writes of one guild (advisory lock) and runs different guilds' in parallel,
 so it is measured with every table in one guild and with one guild per table.
 
+With ``--lease`` it measures only what an instance lease costs (issue 15): settlements/s with
+1 and 16 writers, in alternating slices without and with a heartbeat renewing the lease alongside
+(every 50 ms, 100 times as often as ``felt run`` does, so that any cost would show), on SQLite and
+PostgreSQL.
+
     .venv/bin/python bench/storage_throughput.py [--seconds 1.5] [--long] [--postgres URL]
+    .venv/bin/python bench/storage_throughput.py --lease [--seconds 1.5] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ sys.path.append(str(_HERE.parent))  # for tests.storage.pg_cluster
 import aiosqlite  # noqa: E402
 import psycopg  # noqa: E402
 
+from storage.instances import Claim  # noqa: E402
 from storage.models import SeatResult  # noqa: E402
 from storage.settings import EconomySettings  # noqa: E402
 from storage.sqlite import DEFAULT_SYNCHRONOUS, Synchronous  # noqa: E402
@@ -327,6 +334,84 @@ def print_comparison(comparison: Comparison) -> None:
     )
 
 
+LEASE_BEAT = 0.05
+"""The heartbeat of the lease benchmark, in seconds (``felt run`` renews every 5)."""
+LEASE_WRITERS = (1, 16)
+
+
+async def lease_overhead(
+    database: str | Path, seconds: float, repeats: int
+) -> dict[tuple[int, bool], float]:
+    """Settlements/s by (writers, heartbeat running), best of ``repeats`` alternating slices."""
+    store = await Storage.open(
+        database, economy=EconomySettings(starting_chips=10**12), pool_size=max(LEASE_WRITERS)
+    )
+    rates = {(w, beat): 0.0 for w in LEASE_WRITERS for beat in (False, True)}
+    rng = random.Random(3)
+    try:
+        tables = await setup(store, count=max(LEASE_WRITERS), guild_per_table=True)
+        await store.acquire_lease(Claim.discord())
+        renewals = 0
+
+        async def renew_often(seconds_between: float) -> None:
+            nonlocal renewals
+            await asyncio.sleep(seconds_between)
+            renewals += 1
+
+        for _ in range(repeats):
+            for writers in LEASE_WRITERS:
+                for beat in (False, True):
+                    if beat:
+                        async with store.keep_lease(every=LEASE_BEAT, wait=renew_often):
+                            rate = await settle_rate(store, tables, writers, seconds, rng)
+                        await store.acquire_lease(Claim.discord())
+                    else:
+                        rate = await settle_rate(store, tables, writers, seconds, rng)
+                    rates[writers, beat] = max(rates[writers, beat], rate)
+        assert renewals > 0
+        report = await store.check()
+        assert report.ok, report.problems
+    finally:
+        await store.close()
+    return rates
+
+
+def print_lease_overhead(label: str, rates: dict[tuple[int, bool], float]) -> None:
+    for writers in LEASE_WRITERS:
+        without, with_beat = rates[writers, False], rates[writers, True]
+        print(
+            f"{label:<34}{writers:>3} writer(s): {without:>8,.0f} settlements/s without a "
+            f"heartbeat, {with_beat:>8,.0f} with one every {LEASE_BEAT * 1000:.0f} ms "
+            f"(x{with_beat / without:.2f})"
+        )
+
+
+def lease_main(args: argparse.Namespace, seconds: float, repeats: int) -> None:
+    print(f"Lease renewal cost, best of {repeats} alternating slices of {seconds:g} s")
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        sqlite_rates = asyncio.run(lease_overhead(Path(folder) / "lease.db", seconds, repeats))
+    print_lease_overhead(f"SQLite {sqlite3.sqlite_version}", sqlite_rates)
+    cluster = None
+    server = args.postgres
+    if server is None:
+        from tests.storage.pg_cluster import Cluster
+
+        cluster = Cluster(durable=True).start()
+        server = cluster.url()
+    schema = "felt_bench_lease"
+    try:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            admin.execute(f"CREATE SCHEMA {schema}")
+        postgres_rates = asyncio.run(lease_overhead(_with_schema(server, schema), seconds, repeats))
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    print_lease_overhead("PostgreSQL", postgres_rates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
@@ -339,8 +424,14 @@ def main() -> None:
         default=None,
         help="a PostgreSQL server to use (default: start a throwaway cluster)",
     )
+    parser.add_argument(
+        "--lease", action="store_true", help="only the cost of renewing an instance lease"
+    )
     args = parser.parse_args()
     seconds, repeats = (2.0, 10) if args.long else (args.seconds, args.repeats)
+    if args.lease:
+        lease_main(args, seconds, repeats)
+        return
 
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         base = Path(folder)

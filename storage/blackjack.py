@@ -243,29 +243,7 @@ def settle_round(
             net,
             balance,
         )
-        work.tx.execute(
-            "UPDATE bj_players SET payout = ?, hands_played = ?, hands_won = ?, blackjacks = ? "
-            "WHERE round_id = ? AND user_id = ?",
-            (
-                outcome.payout,
-                outcome.hands_played,
-                outcome.hands_won,
-                outcome.blackjacks,
-                round_id,
-                player.user_id,
-            ),
-        )
-        lines.append(
-            StatsLine(
-                player.user_id,
-                net,
-                hands_played=outcome.hands_played,
-                hands_won=outcome.hands_won,
-                rounds_played=1,
-                blackjacks=outcome.blackjacks,
-                biggest_pot=max(net, 0),
-            )
-        )
+        lines.append(_record_player(work, round_id, player.user_id, outcome, net))
     if house_delta:
         work.move(found.guild_id, house, house_delta, LedgerKind.PAYOUT)
     season_id = work.guild(found.guild_id).season_id
@@ -276,6 +254,33 @@ def settle_round(
     )
     add_stats(work, found.guild_id, season_id, Game.BLACKJACK, lines)
     return RoundSettled(round_id, payouts, nets, wallets)
+
+
+def _record_player(
+    work: Work, round_id: int, user_id: int, outcome: RoundOutcome, net: int
+) -> StatsLine:
+    """Store a player's outcome in the round; the stats line it adds."""
+    work.tx.execute(
+        "UPDATE bj_players SET payout = ?, hands_played = ?, hands_won = ?, blackjacks = ? "
+        "WHERE round_id = ? AND user_id = ?",
+        (
+            outcome.payout,
+            outcome.hands_played,
+            outcome.hands_won,
+            outcome.blackjacks,
+            round_id,
+            user_id,
+        ),
+    )
+    return StatsLine(
+        user_id,
+        net,
+        hands_played=outcome.hands_played,
+        hands_won=outcome.hands_won,
+        rounds_played=1,
+        blackjacks=outcome.blackjacks,
+        biggest_pot=max(net, 0),
+    )
 
 
 def refund_round(work: Work, round_id: int, reason: str) -> RoundRefunded:

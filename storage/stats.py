@@ -139,20 +139,7 @@ def start_season(
     guild = work.guild(guild_id)
     previous = current_season(work, guild_id)
     if reset_to is not None:
-        seats = int(
-            work.tx.value(
-                "SELECT COUNT(*) FROM seats s JOIN poker_tables t ON t.table_id = s.table_id "
-                "WHERE t.guild_id = ? AND s.left_at IS NULL AND s.user_id IS NOT NULL",
-                (guild_id,),
-            )
-        )
-        rounds = int(
-            work.tx.value(
-                "SELECT COUNT(*) FROM bj_rounds WHERE guild_id = ? AND status = 'open'", (guild_id,)
-            )
-        )
-        if seats or rounds:
-            raise SeasonResetBlocked(seats, rounds)
+        _require_no_chips_in_play(work, guild_id)
     work.tx.execute(
         "INSERT INTO season_balances (season_id, user_id, balance) "
         "SELECT ?, user_id, SUM(balance) FROM accounts "
@@ -168,24 +155,45 @@ def start_season(
         (guild_id, number, name or f"Season {number}", work.stamp),
     )
     work.forget_guild(guild_id)
-    changed = 0
-    if reset_to is not None:
-        wallets = work.tx.all(
-            "SELECT account_id, user_id, balance FROM accounts "
-            "WHERE guild_id = ? AND kind = 'member' AND balance <> ?",
-            (guild_id, reset_to),
-        )
-        for account_id, user_id, balance in wallets:
-            work.move(
-                guild_id,
-                int(account_id),
-                reset_to - int(balance),
-                LedgerKind.SEASON_RESET,
-                int(user_id),
-            )
-        changed = len(wallets)
+    changed = 0 if reset_to is None else _reset_wallets(work, guild_id, reset_to)
     ended = Season(guild_id, previous.number, previous.name, previous.started_at, work.now)
     return SeasonStarted(ended, current_season(work, guild_id), reset_to, changed)
+
+
+def _require_no_chips_in_play(work: Work, guild_id: int) -> None:
+    """Refuse a reset while members have chips at a table or in an unfinished round."""
+    seats = int(
+        work.tx.value(
+            "SELECT COUNT(*) FROM seats s JOIN poker_tables t ON t.table_id = s.table_id "
+            "WHERE t.guild_id = ? AND s.left_at IS NULL AND s.user_id IS NOT NULL",
+            (guild_id,),
+        )
+    )
+    rounds = int(
+        work.tx.value(
+            "SELECT COUNT(*) FROM bj_rounds WHERE guild_id = ? AND status = 'open'", (guild_id,)
+        )
+    )
+    if seats or rounds:
+        raise SeasonResetBlocked(seats, rounds)
+
+
+def _reset_wallets(work: Work, guild_id: int, reset_to: int) -> int:
+    """Set every member's wallet to ``reset_to`` (``season_reset`` rows); how many changed."""
+    wallets = work.tx.all(
+        "SELECT account_id, user_id, balance FROM accounts "
+        "WHERE guild_id = ? AND kind = 'member' AND balance <> ?",
+        (guild_id, reset_to),
+    )
+    for account_id, user_id, balance in wallets:
+        work.move(
+            guild_id,
+            int(account_id),
+            reset_to - int(balance),
+            LedgerKind.SEASON_RESET,
+            int(user_id),
+        )
+    return len(wallets)
 
 
 # --- stats and leaderboards ----------------------------------------------------------------

@@ -10,7 +10,7 @@ at the hand's start.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from storage.backend import Transaction
@@ -368,28 +368,7 @@ def settle_hand(
     work.guild_id, work.table_id, work.hand_id = table.guild_id, table_id, hand_id
     seats = _running_hand(work, table_id, hand_id)
     require_text(phh, "The hand history", limit=MAX_PHH_CHARS)
-    if not isinstance(final_stacks, Mapping) or set(final_stacks) != {s.seat_no for s in seats}:
-        dealt = ", ".join(str(s.seat_no) for s in seats)
-        raise InvalidSettlement(
-            f"Hand #{hand_id} was dealt to seats {dealt}; the final stacks must name exactly those."
-        )
-    for stack in final_stacks.values():
-        require_amount(stack, what="final stack", allow_zero=True)
-    started = sum(seat.start_stack for seat in seats)
-    finished = sum(final_stacks.values())
-    if finished != started:
-        raise InvalidSettlement(
-            f"Hand #{hand_id} started with {started:,} chips but the final stacks add up to "
-            f"{finished:,}."
-        )
-    if not isinstance(results, Mapping) or not set(results) <= set(final_stacks):
-        raise InvalidSettlement("Seat results name a seat that was not in the hand.")
-    for result in results.values():
-        if not isinstance(result, SeatResult):
-            raise InvalidSettlement("Seat results must be SeatResult values.")
-        require_amount(result.pot_won, what="pot won", allow_zero=True)
-        if result.pot_won > started:
-            raise InvalidSettlement("A pot cannot be bigger than all the chips in the hand.")
+    _check_settlement(hand_id, seats, final_stacks, results)
     season_id = work.guild(table.guild_id).season_id
     deltas: dict[int, int] = {}
     lines: list[StatsLine] = []
@@ -424,6 +403,37 @@ def settle_hand(
     )
     add_stats(work, table.guild_id, season_id, Game.HOLDEM, lines)
     return HandSettled(table_id, hand_id, dict(sorted(final_stacks.items())), deltas)
+
+
+def _check_settlement(
+    hand_id: int,
+    seats: Sequence[_HandSeatRow],
+    final_stacks: Mapping[int, int],
+    results: Mapping[int, SeatResult],
+) -> None:
+    """Refuse final stacks for other seats than were dealt in, or that do not add up."""
+    if not isinstance(final_stacks, Mapping) or set(final_stacks) != {s.seat_no for s in seats}:
+        dealt = ", ".join(str(s.seat_no) for s in seats)
+        raise InvalidSettlement(
+            f"Hand #{hand_id} was dealt to seats {dealt}; the final stacks must name exactly those."
+        )
+    for stack in final_stacks.values():
+        require_amount(stack, what="final stack", allow_zero=True)
+    started = sum(seat.start_stack for seat in seats)
+    finished = sum(final_stacks.values())
+    if finished != started:
+        raise InvalidSettlement(
+            f"Hand #{hand_id} started with {started:,} chips but the final stacks add up to "
+            f"{finished:,}."
+        )
+    if not isinstance(results, Mapping) or not set(results) <= set(final_stacks):
+        raise InvalidSettlement("Seat results name a seat that was not in the hand.")
+    for result in results.values():
+        if not isinstance(result, SeatResult):
+            raise InvalidSettlement("Seat results must be SeatResult values.")
+        require_amount(result.pot_won, what="pot won", allow_zero=True)
+        if result.pot_won > started:
+            raise InvalidSettlement("A pot cannot be bigger than all the chips in the hand.")
 
 
 def void_hand(work: Work, table_id: int, hand_id: int, reason: str) -> HandVoided:
