@@ -189,7 +189,9 @@ async def play_a_hand_out(fake: FakeDiscord, place: Place, database: str | Path)
     ((table_id, hand_id),) = (await open_hands(database))[place.guild.id]
     seen: set[str] = set()
     clicks = 0
+    deadline = time.monotonic() + 60
     while await hand_status(database, table_id, hand_id) is HandStatus.IN_PROGRESS:
+        assert time.monotonic() < deadline, f"hand {hand_id} never ended: {fake.describe()}"
         found: list[FakeMessage] = []
 
         def offered(found: list[FakeMessage] = found) -> bool:
@@ -218,12 +220,19 @@ async def finish_the_round(fake: FakeDiscord, place: Place, database: str | Path
     deal = newest_with(fake, place.blackjack, "Deal now")
     assert deal is not None
     await accepted(await fake.click(place.bob, deal, label="Deal now"))
-    pressed: set[int] = set()
+    pressed: set[str] = set()
+    deadline = time.monotonic() + 60
     while (await round_status(database, place.guild.id))[round_id] is RoundStatus.OPEN:
+        assert time.monotonic() < deadline, f"round {round_id} never ended: {fake.describe()}"
         stand = newest_with(fake, place.blackjack, "Stand")
-        if stand is not None and place.bob.id in stand.mentions and stand.id not in pressed:
+        stand_id = (
+            next((b.custom_id for b in stand.buttons if b.label == "Stand"), None)
+            if stand
+            else None
+        )
+        if stand is not None and stand_id is not None and stand_id not in pressed:
+            pressed.add(stand_id)
             await accepted(await fake.click(place.bob, stand, label="Stand"))
-            pressed.add(stand.id)
         await asyncio.sleep(0.05)
     assert (await round_status(database, place.guild.id))[round_id] is RoundStatus.SETTLED
 
