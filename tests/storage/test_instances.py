@@ -243,3 +243,36 @@ async def test_a_storage_without_a_lease_cannot_renew_or_keep_one(storage: Stora
         await storage.renew_lease()
     await storage.release_lease()  # nothing to release: nothing happens
     assert await storage.list_instances() == []
+
+
+async def test_keep_lease_reports_a_lease_taken_over_while_paused_and_stops_renewing(
+    storage: Storage, second: Storage, clock: FakeClock
+) -> None:
+    """A process paused past its lease finds out at its next beat: ``on_lost`` is called once
+    with its instance id (felt run stops itself there), and it renews no more."""
+    await take(storage, SHARD_0, pid=111, lease=30)
+    assert storage.instance is not None
+    mine = storage.instance.instance_id
+    await playing(storage, GUILD, "paused")
+    clock.advance(seconds=31)
+    await take(second, SHARD_0, pid=222)
+    await second.recover()
+
+    lost: list[LeaseLost] = []
+    told = asyncio.Event()
+    beats = 0
+
+    def on_lost(error: LeaseLost) -> None:
+        lost.append(error)
+        told.set()
+
+    async def wait(seconds: float) -> None:
+        nonlocal beats
+        beats += 1
+        if beats > 1:  # the beat after the loss must never come
+            await asyncio.Event().wait()
+
+    async with storage.keep_lease(every=5, wait=wait, on_lost=on_lost):
+        await asyncio.wait_for(told.wait(), 10)
+    assert [error.instance_id for error in lost] == [mine]
+    assert beats == 1
