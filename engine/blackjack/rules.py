@@ -306,9 +306,8 @@ def _parse_penetration(value: Any) -> float:
         if text.endswith("%"):
             fraction = float(text[:-1]) / 100
         else:
+            # A bare number is the fraction of the shoe dealt (1.5 is refused, not read as 1.5%).
             fraction = float(text)
-            if 1 < fraction <= 100:
-                fraction /= 100  # "penetration=75" means 75%
     except ValueError:
         fraction = -1.0
     if not 0 < fraction <= 1:

@@ -122,10 +122,16 @@ def test_rules_overrides_parse_text_values() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "penetration"), [("0.5", 0.5), ("50%", 0.5), ("75", 0.75), ("1", 1.0)]
+    ("text", "penetration"), [("0.5", 0.5), ("50%", 0.5), ("75%", 0.75), ("1", 1.0)]
 )
 def test_rules_penetration_accepts_fractions_and_percentages(text: str, penetration: float) -> None:
     assert CASINO.with_overrides([f"penetration={text}"]).penetration == penetration
+
+
+@pytest.mark.parametrize("text", ["1.5", "75", "0", "-0.5", "150%", "nan"])
+def test_rules_penetration_refuses_a_bare_number_outside_0_to_1(text: str) -> None:
+    with pytest.raises(BadRuleValueError, match="penetration cannot be"):
+        CASINO.with_overrides([f"penetration={text}"])
 
 
 def test_rules_overrides_accept_a_mapping_of_values() -> None:
