@@ -85,6 +85,26 @@ class DatabaseFailure(DatabaseProblem):
         self.detail = detail
 
 
+class DatabaseReadOnly(DatabaseProblem):
+    """The database can be read but not written (a read-only file, directory or mount)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"The database {path} is read-only, and this needs to write to it "
+            "(felt db check and felt db export can read it as it is)."
+        )
+        self.path = path
+
+
+class DatabaseUnavailable(DatabaseProblem):
+    """SQLite cannot open the database file at all (a path like /proc/felt.db)."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(f"SQLite cannot open the database {path} ({detail}).")
+        self.path = path
+        self.detail = detail
+
+
 class StorageClosed(DatabaseProblem):
     """An operation was attempted after ``Storage.close``."""
 

@@ -32,7 +32,9 @@ from storage.errors import (
     DatabaseFailure,
     DatabaseNotFound,
     DatabaseOutdated,
+    DatabaseReadOnly,
     DatabaseTooNew,
+    DatabaseUnavailable,
     MigrationError,
     NotAFeltDatabase,
     StorageClosed,
@@ -280,8 +282,30 @@ async def _call(connection: aiosqlite.Connection, function: Callable[..., R], *a
     return result
 
 
-def _uri(path: Path, *, create: bool) -> str:
-    return f"{path.resolve().as_uri()}?mode={'rwc' if create else 'rw'}"
+class OpenMode(StrEnum):
+    """How a connection opens the file (SQLite's URI ``mode`` parameter)."""
+
+    CREATE = "rwc"
+    WRITE = "rw"
+    READ = "ro"
+    READ_IMMUTABLE = "ro&immutable=1"
+    """Read a file nobody can write (a read-only mount): SQLite then takes no locks and needs
+    no ``-shm`` file, which it could not create there."""
+
+
+def _uri(path: Path, mode: OpenMode) -> str:
+    return f"{path.resolve().as_uri()}?mode={mode.value}"
+
+
+def is_writable(file: Path) -> bool:
+    """Whether this process can write ``file`` (an existing one) and create files next to it
+    (SQLite's ``-wal`` and ``-shm``): not on a read-only mount, not a read-only file or folder."""
+    folder = file.resolve().parent
+    try:
+        read_only_mount = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only_mount = False
+    return not read_only_mount and os.access(file, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
 
 
 class SqliteBackend:
@@ -327,19 +351,31 @@ class SqliteBackend:
         migrate: bool = True,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         flush_interval: float = DEFAULT_FLUSH_INTERVAL,
+        read_only: bool = False,
     ) -> SqliteBackend:
         """Open (and by default create and migrate) the database file at ``path``.
 
         With ``NORMAL``, the log is fsynced at most ``flush_interval`` seconds after a write
         (0 turns that off). Raises :class:`DatabaseNotFound` without ``create`` when the file
         is missing, :class:`NotAFeltDatabase`, :class:`DatabaseTooNew`, or without ``migrate``
-        :class:`DatabaseOutdated` when the schema is behind.
+        :class:`DatabaseOutdated` when the schema is behind; :class:`DatabaseReadOnly` when the
+        file cannot be written and ``read_only`` was not asked for; :class:`DatabaseUnavailable`
+        when SQLite cannot open the path at all.
+
+        ``read_only`` opens one query-only connection (writes fail) for commands that only read
+        (``felt db check``, ``felt db export``), so a backup on a read-only mount can be read.
         """
         file = Path(path)
         shown = str(path)
-        if not create and not await asyncio.to_thread(file.exists):
+        exists = await asyncio.to_thread(file.exists)
+        if (not create or read_only) and not exists:
             raise DatabaseNotFound(shown)
-        writer = await _connect(file, create=create, busy_timeout=busy_timeout)
+        if read_only:
+            return await cls._open_read_only(file, shown, synchronous, busy_timeout)
+        if exists and not await asyncio.to_thread(is_writable, file):
+            raise DatabaseReadOnly(shown)
+        mode = OpenMode.CREATE if create else OpenMode.WRITE
+        writer = await _connect(file, mode, busy_timeout=busy_timeout)
         reader: aiosqlite.Connection | None = None
         try:
             raw = writer._conn
@@ -353,7 +389,7 @@ class SqliteBackend:
                 version = report.version_after
             else:
                 version = await _call(writer, _inspect, raw, shown)
-            reader = await _connect(file, create=False, busy_timeout=busy_timeout)
+            reader = await _connect(file, OpenMode.WRITE, busy_timeout=busy_timeout)
             await _call(reader, _configure, reader._conn, synchronous, busy_timeout, False)
         except BaseException:
             await writer.close()
@@ -364,6 +400,28 @@ class SqliteBackend:
         # SQLite names the log after the resolved path it was given (see _uri).
         wal = Path(f"{await asyncio.to_thread(file.resolve)}-wal")
         return cls(shown, writer, reader, version, report, wal_path=wal, flush_interval=interval)
+
+    @classmethod
+    async def _open_read_only(
+        cls, file: Path, shown: str, synchronous: Synchronous, busy_timeout: float
+    ) -> SqliteBackend:
+        """One query-only connection, as both reader and writer: every write is refused."""
+        writable = await asyncio.to_thread(is_writable, file)
+        mode = OpenMode.READ if writable else OpenMode.READ_IMMUTABLE
+        connection = await _connect(file, mode, busy_timeout=busy_timeout)
+        try:
+            try:
+                await _call(
+                    connection, _configure, connection._conn, synchronous, busy_timeout, False
+                )
+            except sqlite3.DatabaseError as error:
+                raise NotAFeltDatabase(shown, str(error)) from error
+            version = await _call(connection, _inspect, connection._conn, shown)
+        except BaseException:
+            await connection.close()
+            raise
+        wal = Path(f"{await asyncio.to_thread(file.resolve)}-wal")
+        return cls(shown, connection, connection, version, None, wal_path=wal)
 
     async def write(self, body: Callable[[Transaction], R]) -> R:
         """Run ``body`` as one ``BEGIN IMMEDIATE`` transaction, serialized with all writes."""
@@ -415,7 +473,8 @@ class SqliteBackend:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._flusher
             await self._reader.close()
-            await self._writer.close()
+            if self._writer is not self._reader:
+                await self._writer.close()
 
 
 def _fsync(path: Path) -> None:
@@ -430,17 +489,21 @@ def _fsync(path: Path) -> None:
         os.close(descriptor)
 
 
-async def _connect(path: Path, *, create: bool, busy_timeout: float) -> aiosqlite.Connection:
+async def _connect(path: Path, mode: OpenMode, *, busy_timeout: float) -> aiosqlite.Connection:
+    connection = aiosqlite.connect(
+        _uri(path, mode),
+        uri=True,
+        isolation_level=None,
+        timeout=busy_timeout,
+        cached_statements=256,
+    )
     try:
-        return await aiosqlite.connect(
-            _uri(path, create=create),
-            uri=True,
-            isolation_level=None,
-            timeout=busy_timeout,
-            cached_statements=256,
-        )
+        return await connection
     except sqlite3.Error as error:
-        raise DatabaseFailure(f"cannot open {path}: {error}") from error
+        # aiosqlite stops its worker thread without waiting for it; wait here, or the thread
+        # reports to an event loop that has closed (a traceback after the one-line error).
+        await asyncio.to_thread(connection._thread.join, 5.0)
+        raise DatabaseUnavailable(str(path), str(error)) from error
 
 
 async def migrate_database(path: str | Path) -> MigrationReport:

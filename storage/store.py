@@ -24,11 +24,12 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from storage import (
     blackjack,
@@ -42,7 +43,7 @@ from storage import (
 )
 from storage.backend import Backend, Transaction
 from storage.check import run_check
-from storage.errors import InvalidArgument, UnknownAccount
+from storage.errors import DatabaseProblem, InvalidArgument, UnknownAccount
 from storage.export import (
     last_entry_id,
     ledger_header,
@@ -51,6 +52,9 @@ from storage.export import (
     write_sessions,
 )
 from storage.ledger import Work, replayed, require_id, require_key
+
+if TYPE_CHECKING:
+    from storage.postgres import PostgresBackend
 from storage.models import (
     Account,
     BalanceChange,
@@ -119,6 +123,7 @@ GuildLock = Callable[[Transaction], None]
 reads anything else; a table's or a round's guild is found from a column that never changes."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 SQLITE_SCHEME = "sqlite://"
 DEFAULT_POOL_SIZE = 4
 """PostgreSQL connections per process (SQLite has one writer and one reader)."""
@@ -139,6 +144,12 @@ def database_target(target: str | Path) -> str | Path:
         return target
     if target.startswith(POSTGRES_SCHEMES):
         return target
+    scheme = _URL_SCHEME.match(target)
+    if scheme is not None and not target.startswith(SQLITE_SCHEME):
+        raise InvalidArgument(
+            f"Felt cannot keep chips in a {scheme[1]}:// database: use a SQLite file "
+            "(a path, or sqlite:///path.db) or a postgresql:// URL."
+        )
     if target.startswith(SQLITE_SCHEME):
         path = target[len(SQLITE_SCHEME) :]
         if not path.startswith("/") or path == "/":
@@ -155,15 +166,25 @@ async def migrate_database(target: str | Path) -> MigrationReport:
     where = database_target(target)
     if isinstance(where, Path):
         return await migrate_sqlite(where)
-    # Imported when used: psycopg takes longer to import than the rest of storage together.
-    from storage.postgres import PostgresBackend  # noqa: PLC0415
-
-    backend = await PostgresBackend.open(where, pool_size=1)
+    backend = await postgres_backend().open(where, pool_size=1)
     try:
         assert backend.migration is not None
         return backend.migration
     finally:
         await backend.close()
+
+
+def postgres_backend() -> type[PostgresBackend]:
+    """The PostgreSQL adapter, imported when first used (psycopg takes longer to import than the
+    rest of storage together), or one line saying how to install its driver."""
+    try:
+        from storage.postgres import PostgresBackend  # noqa: PLC0415
+    except ImportError as error:
+        raise DatabaseProblem(
+            f"PostgreSQL needs the psycopg driver, which is not installed ({error}): "
+            "pip install 'felt[postgres]'"
+        ) from None
+    return PostgresBackend
 
 
 def _in_guild(guild_id: int) -> GuildLock:
@@ -223,6 +244,7 @@ class Storage:
         flush_interval: float = DEFAULT_FLUSH_INTERVAL,
         pool_size: int = DEFAULT_POOL_SIZE,
         shards: Shards | None = None,
+        read_only: bool = False,
     ) -> Storage:
         """Open the database at ``path``, creating and migrating it by default.
 
@@ -239,10 +261,13 @@ class Storage:
         ``shards`` makes this process one of several sharing the database: :meth:`recover` and
         :meth:`list_tables` (of all guilds) then see only the guilds on those Discord shards,
         so a restart never voids or restores a table another process is playing.
+
+        ``read_only`` (SQLite) opens the file for reading only, for commands that never write;
+        a SQLite file that cannot be written raises :class:`DatabaseReadOnly` without it.
         """
         where = database_target(path)
         if not isinstance(where, Path):
-            from storage.postgres import PostgresBackend  # noqa: PLC0415
+            PostgresBackend = postgres_backend()
 
             postgres = await PostgresBackend.open(
                 where,
@@ -259,6 +284,7 @@ class Storage:
             migrate=migrate,
             busy_timeout=busy_timeout,
             flush_interval=flush_interval,
+            read_only=read_only,
         )
         return cls(backend, clock, economy or EconomySettings(), shards)
 

@@ -29,6 +29,7 @@ from bot.cli.simulation import (
     parse_workers,
 )
 from bot.cli.simulation import wants_progress as _wants_progress
+from bot.numbers import quote
 from engine.blackjack.analysis import house_edge
 from engine.blackjack.errors import SimulationError
 from engine.blackjack.parallel import run_parallel, shares, worker_seed
@@ -55,6 +56,8 @@ __all__ = [
 ]
 """Also used by ``felt sim holdem`` for the options the two simulators share."""
 
+RULE_LIMIT = 60
+"""The longest ``--rule NAME=VALUE`` that can mean anything."""
 LONG_RUN_HANDS = 1_000_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
 
@@ -106,6 +109,9 @@ def register(subparsers: SubParsers) -> None:
 
 def build_rules(preset_name: str, overrides: list[str]) -> Rules:
     """The preset with the ``--rule`` overrides applied, or a ``CliError`` saying what is wrong."""
+    for override in overrides:
+        if len(override) > RULE_LIMIT:  # no rule is this long; the engine would echo it whole
+            raise CliError(f"--rule {quote(override, limit=40)} is not a rule (name=value)")
     try:
         return preset(preset_name).with_overrides(overrides)
     except EngineError as error:
@@ -170,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
     rules = build_rules(args.rules, list(args.rule))
     strategy = args.strategy.strip().lower()
     if strategy not in STRATEGIES:
-        raise CliError(f"unknown strategy {args.strategy!r} (choose from {', '.join(STRATEGIES)})")
+        choose = ", ".join(STRATEGIES)
+        raise CliError(f"unknown strategy {quote(args.strategy)} (choose from {choose})")
     hands = parse_count(args.hands, "--hands")
     seed, chosen = parse_seed(args.seed)
     workers = parse_workers(args.workers)

@@ -20,13 +20,12 @@ import json
 import multiprocessing
 import os
 import queue
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.cli.common import CliError, SubParsers
+from bot.cli.common import CliError, SubParsers, whole
 from bot.cli.simulation import (
     Progress,
     add_run_options,
@@ -35,6 +34,7 @@ from bot.cli.simulation import (
     parse_workers,
     wants_progress,
 )
+from bot.numbers import NumberError, quote, read_whole
 from engine.blackjack.parallel import shares
 from engine.bots.registry import STRATEGY_NAMES, BotSpec, parse_seats
 from engine.bots.simulate import (
@@ -101,27 +101,25 @@ def parse_seat_list(text: str) -> tuple[BotSpec, ...]:
 
 def parse_blinds(text: str) -> tuple[int, int]:
     """``"1/2"`` as (small blind, big blind): whole numbers, 1 <= small <= big."""
-    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-    if match is None:
-        raise CliError(f"--blinds must look like 1/2 (small/big), not {text!r}")
-    small, big = int(match.group(1)), int(match.group(2))
+    small_text, slash, big_text = text.partition("/")
+    try:
+        if not slash:
+            raise NumberError(text)
+        small, big = read_whole(small_text), read_whole(big_text)
+    except NumberError:
+        raise CliError(f"--blinds must look like 1/2 (small/big), not {quote(text)}") from None
     if small < 1:
-        raise CliError(f"--blinds: the small blind must be at least 1, not {text!r}")
+        raise CliError(f"--blinds: the small blind must be at least 1, not {quote(text)}")
     if small > big:
-        raise CliError(f"--blinds: the small blind cannot exceed the big blind, not {text!r}")
+        raise CliError(f"--blinds: the small blind cannot exceed the big blind, not {quote(text)}")
     return small, big
 
 
 def parse_stack(text: str, big_blind: int) -> int:
     """A stack of at least one big blind."""
-    cleaned = text.strip().replace("_", "").replace(",", "")
-    if not re.fullmatch(r"-?\d+", cleaned):
-        raise CliError(f"--stack must be a whole number of chips, not {text!r}")
-    stack = int(cleaned)
-    if stack < 1:
-        raise CliError(f"--stack must be a positive number of chips, not {text!r}")
+    stack = whole(text, "--stack", 1)
     if stack < big_blind:
-        raise CliError(f"--stack must cover the big blind ({big_blind}), not {text!r}")
+        raise CliError(f"--stack must cover the big blind ({big_blind}), not {quote(text)}")
     return stack
 
 

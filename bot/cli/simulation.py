@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 import secrets
 import time
 from collections.abc import Callable
 from typing import TextIO
 
-from bot.cli.common import CliError
+from bot.cli.common import seed_value, whole
 
 MAX_WORKERS = 64
 
@@ -33,47 +32,21 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def parse_count(text: str, option: str) -> int:
     """A positive whole number written ``1000000``, ``1_000_000``, ``1,000,000``, ``1e6`` or
-    ``5M`` / ``250k``."""
-    cleaned = text.strip().replace("_", "").replace(",", "").lower()
-    multiplier = 1
-    if cleaned.endswith(("k", "m")):
-        multiplier = 1_000 if cleaned.endswith("k") else 1_000_000
-        cleaned = cleaned[:-1]
-    value: float | int
-    try:
-        value = int(cleaned) if re.fullmatch(r"\d+", cleaned) else float(cleaned)
-    except ValueError:
-        raise CliError(
-            f"{option} must be a whole number like 1000000 or 5M, not {text!r}"
-        ) from None
-    total = value * multiplier
-    if total != int(total) or total < 1:
-        raise CliError(f"{option} must be a whole number of at least 1, not {text!r}")
-    return int(total)
+    ``5M`` / ``250k`` (the grammar of :func:`bot.numbers.read_whole` with suffixes)."""
+    return whole(text, option, 1, suffixes=True)
 
 
 def parse_seed(text: str | None) -> tuple[int, bool]:
     """The seed and whether it was chosen here (no ``--seed``)."""
-    if text is None:
+    seed = seed_value(text)
+    if seed is None:
         return secrets.randbelow(2**32), True
-    try:
-        seed = int(text.strip().replace("_", ""))
-    except ValueError:
-        raise CliError(f"--seed must be a whole number, not {text!r}") from None
-    if seed < 0:
-        raise CliError(f"--seed must not be negative, not {text!r}")
     return seed, False
 
 
 def parse_workers(text: str) -> int:
     """A worker count from 1 to ``MAX_WORKERS``."""
-    try:
-        workers = int(text.strip())
-    except ValueError:
-        raise CliError(f"--workers must be a whole number, not {text!r}") from None
-    if not 1 <= workers <= MAX_WORKERS:
-        raise CliError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
-    return workers
+    return whole(text, "--workers", 1, MAX_WORKERS)
 
 
 class Progress:

@@ -18,11 +18,12 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings
-from bot.cli.common import CliError
+from bot.cli.common import CliError, seed_value, whole
 from bot.cli.db import database_path
 from bot.config import ConfigError, FeltConfig, load_config
 from bot.holdem.errors import TableSettingsError
 from bot.holdem.settings import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, HoldemSettings
+from bot.numbers import quote
 from bot.render.text import NAME_LIMIT
 from bot.terminal import wallet
 from bot.terminal.blackjack import BlackjackOptions, auto_round, play_blackjack
@@ -223,10 +224,7 @@ def _config() -> FeltConfig:
 
 
 def _whole(text: str, option: str, low: int, high: int) -> int:
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    if not cleaned.isdigit() or not low <= int(cleaned) <= high:
-        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, not {text!r}")
-    return int(cleaned)
+    return whole(text, option, low, high)
 
 
 def _delay(text: str | None, default: float) -> float:
@@ -237,17 +235,14 @@ def _delay(text: str | None, default: float) -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value <= MAX_DELAY:
-        raise CliError(f"--delay must be a number of seconds from 0 to {MAX_DELAY:g}, not {text!r}")
+        raise CliError(
+            f"--delay must be a number of seconds from 0 to {MAX_DELAY:g}, not {quote(text)}"
+        )
     return value
 
 
 def _seed(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise CliError(f"--seed must be a whole number, not {text!r}") from None
+    return seed_value(text)
 
 
 def _name(text: str | None) -> str:

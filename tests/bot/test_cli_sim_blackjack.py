@@ -110,9 +110,12 @@ def test_cli_no_progress_is_quiet(capsys: pytest.CaptureFixture[str]) -> None:
         (["--hands", "-5"], "--hands must be"),
         (["--hands", "2.5"], "--hands must be a whole number of at least 1"),
         (["--seed", "x"], "--seed must be a whole number"),
-        (["--seed", "-1"], "--seed must not be negative"),
-        (["--workers", "0"], "--workers must be from 1 to 64"),
-        (["--workers", "65"], "--workers must be from 1 to 64"),
+        (["--seed", "-1"], "--seed must be a whole number from 0 to"),
+        (["--seed", "²"], "--seed must be a whole number from 0 to"),
+        (["--hands", "²"], "--hands must be a whole number of at least 1, not '²'"),
+        (["--hands", "9" * 10_000], "(10,000 characters)"),
+        (["--workers", "0"], "--workers must be a whole number from 1 to 64"),
+        (["--workers", "65"], "--workers must be a whole number from 1 to 64"),
         (["--workers", "two"], "--workers must be a whole number"),
         (["--rules", "vegas"], "unknown rule preset 'vegas'"),
         (["--rule", "decks=9"], "rule decks must be a whole number from 1 to 8"),
@@ -120,6 +123,8 @@ def test_cli_no_progress_is_quiet(capsys: pytest.CaptureFixture[str]) -> None:
         (["--rule", "h17"], "expected name=value"),
         (["--rule", "blackjack_pays=2:1"], "choose from 3:2, 6:5, 1:1"),
         (["--strategy", "martingale"], "unknown strategy 'martingale'"),
+        (["--strategy", "x" * 3000], "(3,000 characters)"),
+        (["--rule", "decks=" + "9" * 10_000], "(10,006 characters) is not a rule"),
     ],
 )
 def test_cli_refuses_bad_options_with_one_line(
@@ -133,6 +138,7 @@ def test_cli_refuses_bad_options_with_one_line(
     assert len(lines) == 1
     assert message in lines[0]
     assert lines[0].startswith("felt sim: ")
+    assert len(lines[0]) < 250  # a long value is quoted in part, never whole
 
 
 @pytest.mark.parametrize(

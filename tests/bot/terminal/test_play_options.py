@@ -46,7 +46,16 @@ def play(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str,
         (["holdem", "--buy-in", "lots"], "--buy-in must be a whole number from 200 to 1,000"),
         (["holdem", "--buy-in", "5000"], "--buy-in must be a whole number from 200 to 1,000"),
         (["holdem", "--delay", "soon"], "--delay must be a number of seconds from 0 to 30"),
-        (["holdem", "--seed", "x"], "--seed must be a whole number, not 'x'"),
+        (["holdem", "--seed", "x"], "--seed must be a whole number from 0 to"),
+        (["holdem", "--seed", "-1"], "--seed must be a whole number from 0 to"),
+        (["blackjack", "--seed", "-1"], "--seed must be a whole number from 0 to"),
+        (["holdem", "--seats", "²"], "--seats must be a whole number from 2 to 10, not '²'"),
+        (["holdem", "--buy-in", "²"], "--buy-in must be a whole number from 200 to 1,000"),
+        (["blackjack", "--bet", "²"], "--bet must be a whole number from 10 to 500, not '²'"),
+        (["holdem", "--seats", "9" * 10_000], "(10,000 characters)"),
+        (["holdem", "--buy-in", "9" * 10_000], "(10,000 characters)"),
+        (["blackjack", "--bet", "9" * 10_000], "(10,000 characters)"),
+        (["blackjack", "--delay", "x" * 3000], "(3,000 characters)"),
         (["holdem", "--name", "   "], "--name must be 1 to 24 printable characters"),
         (["blackjack", "--bet", "5"], "--bet must be a whole number from 10 to 500, not '5'"),
         (["blackjack", "--bet", "501"], "--bet must be a whole number from 10 to 500, not '501'"),
@@ -62,6 +71,7 @@ def test_play_bad_option_exits_2_with_one_line(
     assert code == 2
     assert len(err) == 1 and err[0].startswith("felt play: ")
     assert message in err[0]
+    assert len(err[0]) < 250  # what was typed is quoted in part, never whole
     assert out == ""
     assert not database.exists()  # refused before anything was opened
 
