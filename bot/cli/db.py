@@ -1,12 +1,18 @@
-"""`felt db`: migrate, check, export and copy the chip database.
+"""`felt db`: migrate, check, export, copy the chip database, and grant chips.
 
-    felt db migrate [--db PATH|URL]
-    felt db check [--db PATH|URL]
-    felt db export ledger --guild ID [--member ID] [--out FILE] [--db PATH|URL]
-    felt db export sessions --table ID [--out FILE] [--db PATH|URL]
+    felt db migrate [--db PATH|URL] [--config PATH]
+    felt db check [--db PATH|URL] [--config PATH]
+    felt db export ledger --guild ID [--member ID] [--out FILE] [--db PATH|URL] [--config PATH]
+    felt db export sessions --table ID [--out FILE] [--db PATH|URL] [--config PATH]
+    felt db grant AMOUNT [--guild ID --member ID] [--db PATH|URL] [--config PATH]
     felt db copy --from sqlite:///felt.db --to postgresql://user@host/felt
 
-A database is a SQLite file (a path, or a ``sqlite:///`` URL) or a ``postgresql://`` URL.
+A database is a SQLite file (a path, or a ``sqlite:///`` URL) or a ``postgresql://`` URL. Every
+command finds it as `felt run` does: ``--db`` when given, else the config file's ``[database]``
+``url`` or ``path`` (``--config``, default ``./config.toml``), else ``./felt.db``. ``--db`` and
+``--config`` are accepted before or after the action. `check` and `export` only read, and open a
+SQLite file read-only, so a backup on a read-only mount can be inspected.
+
 `check` exits 0 when every chip is accounted for and 1 naming each account that disagrees; a
 refusal (no database, a database from a newer Felt, a non-empty copy target, bad arguments)
 exits 2. `copy` exits 0 only when every row is equal on both sides and `check` passes on both.
@@ -22,18 +28,25 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from bot.cli import db_instances
-from bot.cli.common import CliError, SubParsers
+from bot.cli.common import CliError, SubParsers, whole_type
+from bot.config import ConfigError, load_config
 from storage.backend import redact
 from storage.database_copy import CopyReport
 from storage.errors import StorageError
-from storage.models import CheckReport
+from storage.models import MAX_CHIPS, CheckReport
 from storage.store import Storage, database_target, migrate_database
 
 T = TypeVar("T")
 
 DEFAULT_DB_PATH = Path("felt.db")
-"""Used when neither ``--db`` nor (later) the config file names a database."""
-_DB_HELP = "database file or postgresql:// URL (./felt.db)"
+"""Used when neither ``--db`` nor the config file names a database."""
+LOCAL_ID = 1
+"""The terminal's guild and member (``bot.terminal.wallet``): what `grant` tops up by default."""
+CLI_ACTOR_ID = 0
+"""The actor recorded for a grant made from the command line (no Discord member)."""
+_DB_HELP = "database file or postgresql:// URL (default: the config's [database], or ./felt.db)"
+_CONFIG_HELP = "the TOML config file whose [database] to use (default: ./config.toml if present)"
+_ID = whole_type("an id", 0, 2**63 - 1)
 
 
 def database_path(cli_value: str | None) -> Path:
@@ -51,6 +64,22 @@ def database(cli_value: str | None) -> str | Path:
         raise CliError(str(error)) from error
 
 
+def locate_database(cli_value: str | None, config_path: Path | None) -> str | Path:
+    """Where the chips are, found as `felt run` finds them: ``--db``, else the config file's
+    ``[database] url`` or ``path`` (``config_path`` or ``./config.toml``)."""
+    if cli_value:
+        return database(cli_value)
+    try:
+        config = load_config(config_path)
+    except ConfigError as error:
+        raise CliError(str(error)) from None
+    return database(config.database.url or config.database.path)
+
+
+def _located(args: argparse.Namespace) -> str | Path:
+    return locate_database(args.db, args.config)
+
+
 def _shown(target: str | Path) -> str:
     """How a database is named in output (a URL without its password)."""
     if isinstance(target, Path):
@@ -58,54 +87,112 @@ def _shown(target: str | Path) -> str:
     return redact(target)
 
 
+def add_database_options(parser: argparse.ArgumentParser, *, default: bool) -> None:
+    """``--db`` and ``--config``; ``default=False`` (after an action) keeps an earlier value."""
+    parser.add_argument(
+        "--db", metavar="PATH|URL", default=None if default else argparse.SUPPRESS, help=_DB_HELP
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="PATH",
+        default=None if default else argparse.SUPPRESS,
+        help=_CONFIG_HELP,
+    )
+
+
+def _action(
+    actions: SubParsers,
+    name: str,
+    parents: list[argparse.ArgumentParser],
+    help_text: str,
+    description: str,
+    example: str,
+) -> argparse.ArgumentParser:
+    return actions.add_parser(
+        name,
+        parents=parents,
+        help=help_text,
+        description=description,
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
 def register(subparsers: SubParsers) -> None:
     """Add the `db` subcommand and its actions."""
     parser = subparsers.add_parser(
         "db",
-        help="migrate, check or export the chip database",
-        description="Migrate, check or export Felt's chip database.",
+        help="migrate, check, export or copy the chip database, or grant chips",
+        description="Migrate, check, export or copy Felt's chip database, or grant chips. The "
+        "database is --db, else the config file's [database], else ./felt.db.",
+        epilog="examples:\n  felt db check --config config.toml\n  felt db grant 500",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--db", metavar="PATH|URL", default=None, help=_DB_HELP)
-    # --db is accepted after the action too (`felt db check --db x.db`).
-    db_option = argparse.ArgumentParser(add_help=False)
-    db_option.add_argument("--db", metavar="PATH|URL", default=argparse.SUPPRESS, help=_DB_HELP)
+    add_database_options(parser, default=True)
+    # --db and --config are accepted after the action too (`felt db check --db x.db`).
+    later = argparse.ArgumentParser(add_help=False)
+    add_database_options(later, default=False)
     actions = parser.add_subparsers(dest="db_command", metavar="ACTION", required=True)
 
-    migrate = actions.add_parser(
-        "migrate", parents=[db_option], help="create the database or bring its schema up to date"
-    )
+    migrate = _action(
+        actions, "migrate", [later], "create the database or bring its schema up to date",
+        "Create the database if it does not exist, then apply every migration it lacks. "
+        "`felt run` and `felt play` do this themselves; use it before a deploy or a copy.",
+        "felt db migrate --db felt.db",
+    )  # fmt: skip
     migrate.set_defaults(handler=_migrate)
 
-    check = actions.add_parser(
-        "check",
-        parents=[db_option],
-        help="verify every balance against the ledger; exit 1 naming any that disagree",
-    )
+    check = _action(
+        actions, "check", [later],
+        "verify every balance against the ledger; exit 1 naming any that disagree",
+        "Verify that every balance equals the sum of its ledger rows and that every guild holds "
+        "what was minted. Read-only: safe while the bot runs, and on a read-only backup.",
+        "felt db check --config config.toml",
+    )  # fmt: skip
     check.set_defaults(handler=_check)
 
-    export = actions.add_parser("export", help="write CSV exports")
+    export = _action(
+        actions, "export", [later], "write CSV exports",
+        "Write a ledger or a table's sessions as CSV (read-only).",
+        "felt db export ledger --guild 1 --out ledger.csv",
+    )  # fmt: skip
     kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
     ledger = kinds.add_parser(
-        "ledger", parents=[db_option], help="a guild's or one member's ledger as CSV"
+        "ledger", parents=[later], help="a guild's or one member's ledger as CSV"
     )
-    ledger.add_argument("--guild", type=int, required=True, metavar="ID", help="guild id")
-    ledger.add_argument("--member", type=int, metavar="ID", help="only this member's rows")
+    ledger.add_argument("--guild", type=_ID, required=True, metavar="ID", help="guild id")
+    ledger.add_argument("--member", type=_ID, metavar="ID", help="only this member's rows")
     ledger.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     ledger.set_defaults(handler=_export_ledger)
     sessions = kinds.add_parser(
-        "sessions", parents=[db_option], help="a table's PokerNow-style session ledger as CSV"
+        "sessions", parents=[later], help="a table's PokerNow-style session ledger as CSV"
     )
-    sessions.add_argument("--table", type=int, required=True, metavar="ID", help="table id")
+    sessions.add_argument("--table", type=_ID, required=True, metavar="ID", help="table id")
     sessions.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     sessions.set_defaults(handler=_export_sessions)
 
-    copy = actions.add_parser(
-        "copy",
-        help="copy a whole database into an empty one (SQLite to PostgreSQL)",
-        description="Copy every row of a Felt database, ids included, into an empty database "
+    grant = _action(
+        actions, "grant", [later], "add chips to a wallet (an admin grant, in the ledger)",
+        "Mint chips into a wallet as an admin grant, recorded in the ledger like /admin grant. "
+        "Without --guild and --member: the `felt play` wallet (for a player who is out of chips).",
+        "felt db grant 500 --db felt.db",
+    )  # fmt: skip
+    grant.add_argument(
+        "amount", type=whole_type("AMOUNT", 1, MAX_CHIPS), metavar="AMOUNT", help="chips to add"
+    )
+    grant.add_argument("--guild", type=_ID, default=LOCAL_ID, metavar="ID", help="guild id")
+    grant.add_argument("--member", type=_ID, default=LOCAL_ID, metavar="ID", help="member id")
+    grant.set_defaults(handler=_grant)
+
+    copy = _action(
+        actions, "copy", [],
+        "copy a whole database into an empty one (SQLite to PostgreSQL)",
+        "Copy every row of a Felt database, ids included, into an empty database "
         "(migrating it first), then compare both sides and run check on each. Stop the bot "
         "first.",
-    )
+        "felt db copy --from sqlite:///felt.db --to postgresql://felt@localhost/felt",
+    )  # fmt: skip
     copy.add_argument(
         "--from", dest="source", required=True, metavar="PATH|URL", help="the database to copy"
     )
@@ -127,7 +214,7 @@ def _run(coroutine: Awaitable[T]) -> T:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    target = database(args.db)
+    target = _located(args)
     report = _run(migrate_database(target))
     shown = _shown(target)
     if report.applied:
@@ -140,8 +227,12 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _with_storage(target: str | Path, action: Callable[[Storage], Awaitable[T]]) -> T:
-    storage = await Storage.open(target, create=False, migrate=False, pool_size=1)
+async def _with_storage(
+    target: str | Path, action: Callable[[Storage], Awaitable[T]], *, read_only: bool = True
+) -> T:
+    storage = await Storage.open(
+        target, create=False, migrate=False, pool_size=1, read_only=read_only
+    )
     try:
         return await action(storage)
     finally:
@@ -149,7 +240,7 @@ async def _with_storage(target: str | Path, action: Callable[[Storage], Awaitabl
 
 
 def _check(args: argparse.Namespace) -> int:
-    target = database(args.db)
+    target = _located(args)
     report = _run(_with_storage(target, lambda storage: storage.check()))
     _print_check(_shown(target), report, sys.stdout)
     return 0 if report.ok else 1
@@ -228,7 +319,7 @@ def _open_output(target: str | None) -> tuple[TextIO, bool]:
 
 
 def _export_ledger(args: argparse.Namespace) -> int:
-    path = database(args.db)
+    path = _located(args)
     out, close = _open_output(args.out)
     try:
         rows = _run(
@@ -246,7 +337,7 @@ def _export_ledger(args: argparse.Namespace) -> int:
 
 
 def _export_sessions(args: argparse.Namespace) -> int:
-    path = database(args.db)
+    path = _located(args)
     out, close = _open_output(args.out)
     try:
         rows = _run(
@@ -257,4 +348,24 @@ def _export_sessions(args: argparse.Namespace) -> int:
             out.close()
     if close:
         print(f"wrote {rows:,} session(s) to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _grant(args: argparse.Namespace) -> int:
+    target = _located(args)
+    guild_id, user_id, amount = args.guild, args.member, args.amount
+
+    async def grant(storage: Storage) -> int:
+        # The key names the grant and the wallet's last ledger row: running the command again
+        # grants again, while a retry of this very grant (same state) is applied once.
+        latest = await storage.ledger(guild_id, user_id=user_id, limit=1)
+        after = latest[0].entry_id if latest else 0
+        key = f"cli:grant:{guild_id}:{user_id}:{amount}:after:{after}"
+        change = await storage.admin_grant(
+            guild_id, user_id, amount, actor_id=CLI_ACTOR_ID, key=key
+        )
+        return change.balance
+
+    balance = _run(_with_storage(target, grant, read_only=False))
+    print(f"granted {amount:,} chips to member {user_id} of guild {guild_id}: wallet {balance:,}")
     return 0

@@ -6,8 +6,14 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from bot.cli import main
 from bot.cli.db import DEFAULT_DB_PATH, database, database_path
@@ -19,6 +25,7 @@ ALL_APPLIED = (
     f"schema 0 -> {latest_version()} (applied {', '.join(m.name for m in load_migrations())})"
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 GUILD = 10
 ALICE, BOB = 1, 2
 
@@ -152,3 +159,157 @@ def test_check_refuses_an_empty_or_newer_postgresql_schema(postgres_server, caps
     ]
     assert main(["db", "check", "--db", newer]) == 2
     assert f"only knows up to {latest_version()}" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ where the database is, and how
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """``(writable, read_only)``: two views of one folder, the second read-only for this process.
+
+    As root (who ignores permissions) the second is a read-only bind mount, as a backup would be;
+    otherwise the folder and its files lose their write permission.
+    """
+    source = tmp_path / "source"
+    source.mkdir()
+    if os.geteuid() != 0:
+        yield source, source
+        for entry in source.iterdir():
+            entry.chmod(0o644)
+        source.chmod(0o755)
+        return
+    view = tmp_path / "view"
+    view.mkdir()
+    subprocess.run(["mount", "--bind", str(source), str(view)], check=True)
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(view)], check=True)
+        yield source, view
+    finally:
+        subprocess.run(["umount", str(view)], check=True)
+
+
+def _make_read_only(writable: Path, read_only: Path) -> None:
+    if writable == read_only:  # not root: permissions are enough
+        for entry in writable.iterdir():
+            entry.chmod(0o444)
+        writable.chmod(0o555)
+
+
+def test_read_only_database_can_be_checked_and_exported_but_not_written(
+    read_only_folder: tuple[Path, Path], capsys
+) -> None:
+    writable, read_only = read_only_folder
+    populate(writable / "felt.db")
+    _make_read_only(writable, read_only)
+    backup = str(read_only / "felt.db")
+
+    assert main(["db", "check", "--db", backup]) == 0
+    assert "OK: every balance equals its ledger" in capsys.readouterr().out
+    assert main(["db", "export", "ledger", "--guild", str(GUILD), "--db", backup]) == 0
+    assert len(list(csv.reader(io.StringIO(capsys.readouterr().out)))) > 1
+    for command in (["db", "grant", "5", "--db", backup], ["play", "--db", backup]):
+        assert main(command) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "is read-only" in err[0], err
+
+
+@pytest.mark.parametrize("command", [["db", "migrate"], ["play"]])
+def test_a_path_sqlite_cannot_open_is_one_line_without_a_thread_traceback(
+    tmp_path: Path, command: list[str]
+) -> None:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment.pop("DISCORD_TOKEN", None)
+    finished = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *command, "--db", "/proc/felt.db"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert finished.returncode == 2
+    lines = finished.stderr.strip().splitlines()
+    assert len(lines) == 1, finished.stderr
+    assert "SQLite cannot open the database /proc/felt.db" in lines[0]
+
+
+@pytest.mark.parametrize("url", ["mysql://x/y", "mongodb+srv://host/db", "http://example.com/f"])
+def test_an_unknown_url_scheme_is_refused_by_name(tmp_path: Path, url: str, capsys) -> None:
+    assert main(["db", "check", "--db", url]) == 2
+    scheme = url.partition("://")[0]
+    assert f"Felt cannot keep chips in a {scheme}:// database" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_db_command_finds_the_database_in_the_config_as_felt_run_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    populate(tmp_path / "custom.db")
+    Path("config.toml").write_text('[database]\npath = "custom.db"\n')
+    Path("other.toml").write_text('[database]\npath = "elsewhere.db"\n')
+
+    assert main(["db", "check"]) == 0
+    assert "custom.db: schema" in capsys.readouterr().out
+    assert main(["db", "export", "ledger", "--guild", str(GUILD)]) == 0
+    assert "starting_grant" not in capsys.readouterr().err
+    assert main(["db", "grant", "7", "--guild", str(GUILD), "--member", str(ALICE)]) == 0
+    assert "wallet" in capsys.readouterr().out
+    assert main(["db", "check", "--config", "other.toml"]) == 2
+    assert "There is no Felt database at elsewhere.db" in capsys.readouterr().err
+    assert main(["db", "--config", "other.toml", "check", "--db", "custom.db"]) == 0
+    assert not Path("felt.db").exists()
+
+
+def test_global_options_are_accepted_before_and_after_each_action(database, capsys) -> None:
+    populate(database)
+    for arguments in (
+        ["db", "--db", str(database), "export", "ledger", "--guild", str(GUILD)],
+        ["db", "export", "--db", str(database), "ledger", "--guild", str(GUILD)],
+        ["db", "export", "ledger", "--db", str(database), "--guild", str(GUILD)],
+    ):
+        assert main(arguments) == 0, arguments
+        assert capsys.readouterr().out.startswith("entry_id,")
+
+
+def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(database, capsys) -> None:
+    populate(database)
+    assert main(["db", "grant", "1,500", "--db", str(database)]) == 0
+    assert main(["db", "grant", "1500", "--db", str(database)]) == 0
+    assert "wallet 4,000" in capsys.readouterr().out  # the starting 1,000, then two grants
+
+    async def read() -> tuple[int, list[str]]:
+        async with await Storage.open(database) as storage:
+            rows = await storage.ledger(1, user_id=1, limit=10)
+            return await storage.balance(1, 1), [row.kind.value for row in rows]
+
+    balance, kinds = asyncio.run(read())
+    assert balance == 4000
+    assert kinds.count("admin_grant") == 2
+    assert main(["db", "check", "--db", str(database)]) == 0
+
+
+@pytest.mark.parametrize("amount", ["0", "²", "-5", "9" * 5000, "9007199254740992"])
+def test_grant_refuses_a_bad_amount_in_one_short_line(database, amount: str, capsys) -> None:
+    populate(database)
+    with pytest.raises(SystemExit) as exited:
+        main(["db", "grant", amount, "--db", str(database)])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "AMOUNT: must be a whole number from 1 to 9,007,199,254,740,991" in err[-1]
+    assert len(err[-1]) < 250
+
+
+def test_a_postgresql_url_without_the_driver_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # As if psycopg were not installed: importing it (and the adapter using it) fails.
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    monkeypatch.setitem(sys.modules, "storage.postgres", None)
+    assert main(["db", "check", "--db", "postgresql://felt@127.0.0.1/felt"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "PostgreSQL needs the psycopg driver" in err[0]
+    assert "pip install 'felt[postgres]'" in err[0]
