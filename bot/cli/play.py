@@ -1,22 +1,32 @@
 """`felt play`: the games in a terminal, no Discord and no token.
 
-    felt play [--daily] [--db PATH]
+    felt play [--daily] [--db PATH] [--config PATH]
     felt play holdem [--seats 6] [--bots smart,random,...] [--name NAME] [--buy-in N]
-                     [--delay S] [--fast] [--seed S] [--daily] [--db PATH]
+                     [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
     felt play blackjack [--rules casino|classic] [--bet N] [--auto] [--name NAME]
-                        [--delay S] [--fast] [--seed S] [--daily] [--db PATH]
+                        [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
 
-Chips live in a local wallet in ``./felt.db`` (``--db``), with the same starting grant and daily
-bonus as a Discord server (``./config.toml``'s ``[economy]`` when present). Bad options exit 2
-with one line; Ctrl-C leaves with every chip returned (exit 130).
+Chips live in a local wallet in the database `felt run` would use (``--db``, else the config's
+``[database]``, else ``./felt.db``), with the same starting grant and daily bonus as a Discord
+server (the config's ``[economy]``; ``--config``, default ``./config.toml`` when present). A game
+with ``--seed`` is played from a practice wallet (a seeded shoe can be replayed), never the real
+one. Bad options exit 2 with one line; ``q`` or Ctrl-C leaves after the hand or round in play is
+finished as a timed-out player's would be (check or fold; stand), exit 0 or 130.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from bot.cli.common import SubParsers
+from bot.cli.common import MAX_SEED, SubParsers, add_seed_option
+from bot.cli.db import add_database_options
 from bot.holdem.settings import MAX_SEATS, MIN_SEATS
+
+EXAMPLES = """examples:
+  felt play blackjack --bet 50
+  felt play holdem --bots smart,random,aggressive --buy-in 500
+  felt play holdem --seed 7        (a practice wallet: seeded cards can be replayed)
+  felt play --daily                (claim today's bonus and show the wallet)"""
 
 
 def register(subparsers: SubParsers) -> None:
@@ -26,6 +36,8 @@ def register(subparsers: SubParsers) -> None:
         help="play Hold'em or Blackjack in this terminal",
         description="Play Felt's games in this terminal against bots and the dealer, with a "
         "local wallet that persists between sessions. Without a game: show the wallet.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _wallet_options(parser, default=True)
     parser.set_defaults(handler=_wallet)
@@ -41,13 +53,19 @@ def register(subparsers: SubParsers) -> None:
         help="pause before each bot action / dealer card (default from config / 0.8)",
     )
     game.add_argument("--fast", action="store_true", help="no pauses at all")
-    game.add_argument("--seed", metavar="S", help="shuffle seed, to replay the same cards")
+    add_seed_option(
+        game,
+        f"shuffle seed from 0 to {MAX_SEED:,}, to replay the same cards (played from a practice "
+        "wallet, never your real one)",
+    )
 
     holdem = games.add_parser(
         "holdem",
         parents=[game],
         help="No-Limit Hold'em against bots",
         description="No-Limit Hold'em against bots. Type f, c, r 100, a or q at your turn.",
+        epilog="example:\n  felt play holdem --bots random --seats 6",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     holdem.add_argument(
         "--seats", metavar="N", help=f"chairs at the table, {MIN_SEATS}-{MAX_SEATS} (6)"
@@ -55,8 +73,8 @@ def register(subparsers: SubParsers) -> None:
     holdem.add_argument(
         "--bots",
         metavar="LIST",
-        help="one strategy per bot, such as smart,random,passive,aggressive or smart:hard "
-        "(default: smart in every other chair)",
+        help="one strategy per bot, such as smart,random,passive,aggressive or smart:hard; "
+        "one name alone fills every other chair (default: smart in every other chair)",
     )
     holdem.add_argument("--buy-in", metavar="N", help="chips to sit down with")
     holdem.set_defaults(handler=_holdem)
@@ -66,6 +84,8 @@ def register(subparsers: SubParsers) -> None:
         parents=[game],
         help="Blackjack against the dealer",
         description="Blackjack against the dealer. Type h, s, d, p, u or q at your turn.",
+        epilog="example:\n  felt play blackjack --rules classic --bet 25",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     blackjack.add_argument(
         "--rules", metavar="PRESET", default="casino", help="rule preset: casino or classic"
@@ -78,12 +98,7 @@ def register(subparsers: SubParsers) -> None:
 
 
 def _wallet_options(parser: argparse.ArgumentParser, *, default: bool) -> None:
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        default=None if default else argparse.SUPPRESS,
-        help="chip database (./felt.db)",
-    )
+    add_database_options(parser, default=default)
     parser.add_argument(
         "--daily",
         action="store_true",

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings
 from bot.cli.common import CliError, seed_value, whole
-from bot.cli.db import database_path
+from bot.cli.db import database
 from bot.config import ConfigError, FeltConfig, load_config
 from bot.holdem.errors import TableSettingsError
 from bot.holdem.settings import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, HoldemSettings
@@ -32,7 +32,7 @@ from bot.terminal.holdem import HoldemOptions, play_holdem
 from bot.terminal.style import chips
 from engine.blackjack import preset
 from engine.blackjack.errors import RulesError
-from storage import DatabaseProblem, Storage
+from storage import DatabaseProblem, Storage, StorageError
 
 DEFAULT_SEATS = 6
 DEFAULT_DEALER_DELAY = 0.8
@@ -47,7 +47,7 @@ timeout only matters if they walk away (then they check or fold, and sit out aft
 
 def wallet_command(args: argparse.Namespace) -> int:
     """`felt play` alone: the wallet, and the bonus with ``--daily``."""
-    config = _config()
+    config = _config(args.config)
 
     async def show(storage: Storage, console: Console) -> int:
         console.print("Games: felt play holdem · felt play blackjack (--help for options)")
@@ -58,7 +58,7 @@ def wallet_command(args: argparse.Namespace) -> int:
 
 def holdem_command(args: argparse.Namespace) -> int:
     """`felt play holdem`."""
-    config = _config()
+    config = _config(args.config)
     seats_given = args.seats is not None
     seats = _whole(args.seats, "--seats", MIN_SEATS, MAX_SEATS) if seats_given else DEFAULT_SEATS
     if args.bots is not None:
@@ -68,6 +68,8 @@ def holdem_command(args: argparse.Namespace) -> int:
             raise CliError(str(error)) from None
         if not seats_given:
             seats = max(seats, min(MAX_SEATS, len(strategies) + 1))
+        if len(strategies) == 1:  # `--bots random`: that strategy in every other chair
+            strategies *= seats - 1
         if len(strategies) > seats - 1:
             raise CliError(
                 f"{seats} seats leave room for {seats - 1} bots, but --bots names {len(strategies)}"
@@ -101,25 +103,26 @@ def holdem_command(args: argparse.Namespace) -> int:
     options = HoldemOptions(
         name=_name(args.name), strategies=strategies, buy_in=buy_in, seed=_seed(args.seed)
     )
+    guild_id = _guild(options.seed)
 
     async def play(storage: Storage, console: Console) -> int:
-        funds = await wallet.balance(storage)
+        funds = await wallet.balance(storage, guild_id)
         needed = options.buy_in or settings.min_buy_in
         if funds < needed:
             raise CliError(
                 f"you have {chips(funds)} chips, not enough for a buy-in of {chips(needed)} "
-                "(felt play --daily adds chips once a day)"
+                "(felt play --daily adds chips once a day, felt db grant AMOUNT at any time)"
             )
         # Without --buy-in: the table's usual buy-in, or all you have if that is less.
         chosen = replace(options, buy_in=options.buy_in or min(settings.default_buy_in, funds))
-        return await play_holdem(storage, settings, chosen, console, guild_id=wallet.LOCAL_GUILD_ID)
+        return await play_holdem(storage, settings, chosen, console, guild_id=guild_id)
 
-    return _run(args, config, play)
+    return _run(args, config, play, guild_id)
 
 
 def blackjack_command(args: argparse.Namespace) -> int:
     """`felt play blackjack`."""
-    config = _config()
+    config = _config(args.config)
     try:
         rules = preset(args.rules)
     except RulesError as error:
@@ -144,18 +147,19 @@ def blackjack_command(args: argparse.Namespace) -> int:
         seed=_seed(args.seed),
     )
     game = auto_round if args.auto else play_blackjack
+    guild_id = _guild(options.seed)
 
     async def play(storage: Storage, console: Console) -> int:
-        funds = await wallet.balance(storage)
+        funds = await wallet.balance(storage, guild_id)
         if funds < settings.min_bet:
             raise CliError(
                 f"you have {chips(funds)} chips; the smallest bet is {chips(settings.min_bet)} "
-                "(felt play --daily adds chips once a day)"
+                "(felt play --daily adds chips once a day, felt db grant AMOUNT at any time)"
             )
         console.print(f"Rules: {args.rules.strip().lower()} ({rules.describe()})", style="dim")
-        return await game(storage, settings, options, console, guild_id=wallet.LOCAL_GUILD_ID)
+        return await game(storage, settings, options, console, guild_id=guild_id)
 
-    return _run(args, config, play)
+    return _run(args, config, play, guild_id)
 
 
 # ---------------------------------------------------------------------------- running
@@ -165,22 +169,42 @@ Game = Callable[[Storage, Console], Awaitable[int]]
 
 
 def _run(
-    args: argparse.Namespace, config: FeltConfig, game: Game, *, hosts_games: bool = True
+    args: argparse.Namespace,
+    config: FeltConfig,
+    game: Game,
+    guild_id: int = wallet.LOCAL_GUILD_ID,
+    *,
+    hosts_games: bool = True,
 ) -> int:
-    path = database_path(args.db)
+    # Found as `felt run` finds it: --db, else the config's [database] url or path.
+    where = database(args.db or config.database.url or config.database.path)
     console = Console(highlight=False, markup=False, emoji=False)
-    return asyncio.run(_session(path, config, bool(args.daily), game, console, hosts_games))
+    daily = bool(args.daily)
+    return asyncio.run(_session(where, config, daily, game, console, guild_id, hosts_games))
+
+
+def _guild(seed: int | None) -> int:
+    """Seeded cards can be replayed, so a seeded game plays from the practice wallet."""
+    return wallet.LOCAL_GUILD_ID if seed is None else wallet.PRACTICE_GUILD_ID
 
 
 async def _session(
-    path: Path, config: FeltConfig, daily: bool, game: Game, console: Console, hosts_games: bool
+    where: str | Path,
+    config: FeltConfig,
+    daily: bool,
+    game: Game,
+    console: Console,
+    guild_id: int,
+    hosts_games: bool,
 ) -> int:
     """Open the wallet, take a lease and put back what a killed session left (only when a game
     is played: the wallet alone never touches another session's game), claim the bonus, play."""
     try:
-        storage = await wallet.open_wallet(path, config)
+        storage = await wallet.open_wallet(where, config)
     except DatabaseProblem as error:
-        raise CliError(f"cannot use the database {path}: {error}") from None
+        raise CliError(str(error)) from None
+    except StorageError as error:
+        raise CliError(str(error)) from None
     try:
         if hosts_games:
             await wallet.take_lease(storage)
@@ -205,6 +229,13 @@ async def _session(
         if not daily and await wallet.daily_available(storage):
             line.append("  (daily bonus available: felt play --daily)", style="dim")
         console.print(line)
+        if guild_id == wallet.PRACTICE_GUILD_ID:
+            practice = await wallet.reset_practice_wallet(storage, config.economy.starting_chips)
+            console.print(
+                f"Practice wallet: {chips(practice)} chips. A game with --seed deals cards that "
+                "can be replayed, so it never touches your real wallet.",
+                style="bold yellow",
+            )
         if not hosts_games:
             return await game(storage, console)
         async with storage.keep_lease():
@@ -216,9 +247,9 @@ async def _session(
 # ---------------------------------------------------------------------------- checking
 
 
-def _config() -> FeltConfig:
+def _config(path: Path | None) -> FeltConfig:
     try:
-        return load_config(None)
+        return load_config(path)
     except ConfigError as error:
         raise CliError(str(error)) from None
 

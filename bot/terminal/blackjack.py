@@ -34,7 +34,7 @@ from bot.blackjack.view import seat_label, table_view
 from bot.render.models import BlackjackHandView
 from bot.tables.clock import AsyncioScheduler
 from bot.terminal.commands import (
-    BLACKJACK_HELP,
+    BLACKJACK_KEYS,
     Bet,
     Hint,
     InputError,
@@ -42,21 +42,25 @@ from bot.terminal.commands import (
     Quit,
     ShowHelp,
     ShowTable,
+    bet_help,
     blackjack_choices,
+    blackjack_help,
     parse_blackjack,
 )
 from bot.terminal.lines import EndOfInput, Line
 from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import Inbox, Interrupted
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
-from bot.terminal.wallet import BLACKJACK_CHANNEL_ID, LOCAL_USER_ID, balance
-from engine.blackjack import Action, Phase
+from bot.terminal.wallet import BLACKJACK_CHANNEL_ID, LOCAL_GUILD_ID, LOCAL_USER_ID, balance
+from engine.blackjack import Action, Phase, Rules, Shoe
+from engine.blackjack.strategy import Advice
 from engine.cards import Card
 from storage import Storage
 
 TABLE_NAME = "Felt Blackjack"
 INTERRUPTED = 130
-"""The exit status after Ctrl-C (the shell's convention for SIGINT), the round refunded."""
+"""The exit status after Ctrl-C (the shell's convention for SIGINT), the round played out as a
+timed-out player's would be (stand, no insurance): leaving never refunds a bet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +79,18 @@ class BlackjackScreen:
     """The table's presenter: prints the table with the choices on the player's turn, and keeps
     the finished round for the session to reveal at a human pace."""
 
-    def __init__(self, console: Console, *, user_id: int, on_change: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        console: Console,
+        *,
+        user_id: int,
+        on_change: Callable[[], None],
+        guild_id: int = LOCAL_GUILD_ID,
+    ) -> None:
         self.console = console
         self.user_id = user_id
+        self.guild_id = guild_id
+        """Whose wallet the results are shown against (the practice wallet for seeded games)."""
         self.snapshot: BlackjackSnapshot | None = None
         self.turn: TurnStarted | None = None
         """The decision the player owes now, if any."""
@@ -226,7 +239,7 @@ async def show_finish(
         if result.user_id == screen.user_id:
             for hand_line in result.lines:
                 console.print(f"  {hand_line}")
-            wallet = await balance(storage)
+            wallet = await balance(storage, screen.guild_id)
             summary = Text("Result: ").append(signed(result.net))
             console.print(summary.append(f"   Wallet: {chips(wallet)} chips"))
 
@@ -243,19 +256,24 @@ async def play_blackjack(
     inbox = Inbox()
     inbox.catch_interrupts()
     scheduler = AsyncioScheduler()
-    screen = BlackjackScreen(console, user_id=LOCAL_USER_ID, on_change=inbox.wake)
-    table = _table(storage, settings, screen, scheduler, options.seed, guild_id)
-    session = _BlackjackSession(table, screen, storage, options)
+    screen = BlackjackScreen(
+        console, user_id=LOCAL_USER_ID, on_change=inbox.wake, guild_id=guild_id
+    )
+    shoe = _shoe(settings, options.seed)
+    table = _table(storage, settings, screen, scheduler, options.seed, guild_id, shoe)
+    session = _BlackjackSession(table, screen, storage, options, shoe)
     try:
-        console.print(BLACKJACK_HELP, style="dim")
+        console.print(blackjack_help(settings.rules), style="dim")
         session.ask_for_bet()
         inbox.start_reading()
         code = await session.run(inbox)
     finally:
         inbox.stop_catching()
-        await table.suspend("the terminal session ended")  # refunds a round still open
+        # Only a round the session could not finish (a crash of this program) is refunded.
+        await table.suspend("the terminal session ended")
         await scheduler.drain()
-    console.print(Text(f"Wallet: {chips(await balance(storage))} chips", style="bold"))
+    funds = await balance(storage, guild_id)
+    console.print(Text(f"Wallet: {chips(funds)} chips", style="bold"))
     return code
 
 
@@ -270,9 +288,10 @@ async def auto_round(
     """One round played by basic strategy, printed; no input."""
     done = asyncio.Event()
     scheduler = AsyncioScheduler()
-    screen = BlackjackScreen(console, user_id=LOCAL_USER_ID, on_change=done.set)
+    screen = BlackjackScreen(console, user_id=LOCAL_USER_ID, on_change=done.set, guild_id=guild_id)
     screen.quiet = True
-    table = _table(storage, settings, screen, scheduler, options.seed, guild_id)
+    shoe = _shoe(settings, options.seed)
+    table = _table(storage, settings, screen, scheduler, options.seed, guild_id, shoe)
     try:
         try:
             await table.bet(LOCAL_USER_ID, options.name, options.bet)
@@ -286,13 +305,35 @@ async def auto_round(
             turn = screen.turn
             if turn is not None and screen.finished is None:
                 advice = table.hint(LOCAL_USER_ID)
-                console.print(f"Basic strategy: {advice.text}")
+                console.print(advice_line(advice))
                 await table.act(LOCAL_USER_ID, turn.round_id, turn.step, advice.action)
         await show_finish(screen, screen.finished, storage, options.dealer_delay)
         return 0
     finally:
         await table.suspend("the terminal session ended")
         await scheduler.drain()
+
+
+def advice_line(advice: Advice) -> str:
+    """``"Basic strategy: double down (type d): hard 11 against a 6."`` in plain words."""
+    key = BLACKJACK_KEYS[advice.action]
+    return f"Basic strategy: {advice.action.label.lower()} (type {key}): {advice.row}."
+
+
+RESHUFFLED = "The cut card came out: the dealer reshuffles the shoe."
+
+
+def reshuffle_notice(shoe: Shoe, rules: Rules) -> str:
+    """What to say before a round whose deal reshuffles the shoe ("" when nothing is news: the
+    first shuffle, or a table that shuffles every round)."""
+    if shoe.needs_shuffle and shoe.cards_dealt and not rules.reshuffle_every_round:
+        return RESHUFFLED
+    return ""
+
+
+def _shoe(settings: BlackjackSettings, seed: int | None) -> Shoe:
+    """The table's shoe, kept by the session to announce reshuffles."""
+    return Shoe.for_rules(settings.rules, rng=random.Random(seed) if seed is not None else None)
 
 
 def _table(
@@ -302,6 +343,7 @@ def _table(
     scheduler: AsyncioScheduler,
     seed: int | None,
     guild_id: int,
+    shoe: Shoe,
 ) -> BlackjackTable:
     return BlackjackTable(
         storage=storage,
@@ -312,6 +354,7 @@ def _table(
         scheduler=scheduler,
         presenter=screen,
         rng=random.Random(seed) if seed is not None else None,
+        shoe=shoe,
     )
 
 
@@ -324,22 +367,39 @@ class _BlackjackSession:
         screen: BlackjackScreen,
         storage: Storage,
         options: BlackjackOptions,
+        shoe: Shoe,
     ) -> None:
         self.table = table
+        self.shoe = shoe
         self.screen = screen
         self.storage = storage
         self.options = options
         self.console = screen.console
         self.leaving = False
         self.in_round = False
+        self.interrupted = False
+
+    @property
+    def bet_help(self) -> str:
+        settings = self.table.settings
+        return bet_help(self.options.bet, settings.min_bet, settings.max_bet)
 
     def ask_for_bet(self) -> None:
-        self.console.print(
-            f"Bet for the next round: Enter bets {chips(self.options.bet)}, "
-            f"or type an amount ({chips(self.table.settings.min_bet)}–"
-            f"{chips(self.table.settings.max_bet)}); q leaves."
-        )
+        self.console.print(f"Bet for the next round: {self.bet_help}")
         self.screen.prompt()
+
+    def leave(self) -> None:
+        """Leave after this round; every decision left is played as a timed-out player's."""
+        if self.leaving:
+            return
+        self.leaving = True
+        self.screen.quiet = True
+        if self.in_round:
+            self.console.print(
+                "You leave after this round: your hands stand and insurance is declined, "
+                "as when time runs out.",
+                style="dim",
+            )
 
     async def run(self, inbox: Inbox) -> int:
         while True:
@@ -347,12 +407,11 @@ class _BlackjackSession:
                 case Line(text=text):
                     await self.handle(text)
                 case EndOfInput():
-                    self.leaving = True
-                    self.screen.quiet = True
+                    self.leave()
                 case Interrupted():
                     self.console.print()
-                    await self.table.suspend("you pressed Ctrl-C")
-                    return INTERRUPTED
+                    self.interrupted = True
+                    self.leave()
                 case _:
                     pass
             finished = self.screen.finished
@@ -368,26 +427,28 @@ class _BlackjackSession:
                 action = Action.NO_INSURANCE if Action.NO_INSURANCE in turn.legal else Action.STAND
                 await self.table.act(LOCAL_USER_ID, turn.round_id, turn.step, action)
             elif self.leaving and not self.in_round:
-                return 0
+                return INTERRUPTED if self.interrupted else 0
 
     async def handle(self, text: str) -> None:
         turn = self.screen.turn
         legal = turn.legal if turn is not None else frozenset()
+        betting = not self.in_round
         try:
-            command = parse_blackjack(text, legal)
+            command = parse_blackjack(
+                text,
+                legal,
+                rules=self.table.settings.rules,
+                betting=self.bet_help if betting else "",
+            )
         except InputError as error:
             self._refuse(refusal_text(error))
             return
         match command:
             case Quit():
-                self.leaving = True
-                self.screen.quiet = True
-                if self.in_round:
-                    self.console.print(
-                        "You leave after this round (standing on every hand).", style="dim"
-                    )
+                self.leave()
             case ShowHelp():
-                self.console.print(BLACKJACK_HELP)
+                help_text = self.bet_help if betting else blackjack_help(self.table.settings.rules)
+                self.console.print(help_text)
                 self.screen.prompt()
             case ShowTable():
                 if turn is not None:
@@ -400,7 +461,7 @@ class _BlackjackSession:
                 except REFUSALS as error:
                     self._refuse(refusal_text(error))
                 else:
-                    self.console.print(f"Basic strategy: {advice.text}")
+                    self.console.print(advice_line(advice))
                     self.screen.prompt()
             case Bet(amount=amount):
                 await self.bet(amount if amount is not None else self.options.bet)
@@ -421,6 +482,9 @@ class _BlackjackSession:
             self._refuse(refusal_text(error))
             return
         self.in_round = True
+        notice = reshuffle_notice(self.shoe, self.table.settings.rules)
+        if notice:
+            self.console.print(notice, style="yellow")
         await self.table.deal_now(LOCAL_USER_ID)
 
     def _refuse(self, message: str) -> None:

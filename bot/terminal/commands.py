@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.numbers import NumberError, quote, read_whole
 from engine.blackjack import Action as BlackjackAction
+from engine.blackjack import Rules, Surrender
+from engine.blackjack.rules import DoubleRule
 from engine.holdem import Action as HoldemAction
 from engine.holdem import Call, Check, Fold, LegalActions, RaiseTo
 
@@ -26,6 +29,7 @@ BLACKJACK_HELP = (
     "Type h (hit), s (stand), d (double), p (split), u (surrender), "
     "i/e/n (insurance, even money, no), hint, q (leave); Enter shows the table."
 )
+"""The help under the ``casino`` rules; :func:`blackjack_help` words it for any rules."""
 _FOLD = frozenset({"f", "fold"})
 _CALL = frozenset({"c", "call", "check", "k", "x"})
 _RAISE = frozenset({"r", "raise", "b", "bet"})
@@ -127,16 +131,44 @@ HoldemCommand = Quit | ShowHelp | ShowTable | Rebuy | Back | PlayHoldem
 BlackjackCommand = Quit | ShowHelp | ShowTable | Hint | Bet | PlayBlackjack
 
 
+def blackjack_help(rules: Rules) -> str:
+    """The in-round help, listing only what ``rules`` allow."""
+    parts = ["h (hit)", "s (stand)"]
+    if rules.double is not DoubleRule.NONE:
+        parts.append("d (double)")
+    if rules.max_hands > 1:
+        parts.append("p (split)")
+    if rules.surrender is not Surrender.NONE:
+        parts.append("u (surrender)")
+    if rules.insurance:
+        parts.append("i/e/n (insurance, even money, no)")
+    return f"Type {', '.join(parts)}, hint, q (leave); Enter shows the table."
+
+
+def bet_help(default: int, low: int, high: int) -> str:
+    """The help at the bet prompt (where Enter places the usual bet)."""
+    return (
+        f"Enter bets {default:,}, or type an amount from {low:,} to {high:,} "
+        "(bet 100 works too); q leaves."
+    )
+
+
 def parse_chips(text: str) -> int:
-    """A whole number of chips, ``1,000`` and ``1_000`` allowed; ``InputError`` otherwise."""
-    cleaned = text.strip()
-    if not _is_number(cleaned):
-        raise InputError(f"{text.strip()!r} is not a whole number of chips.")
-    return int(cleaned.replace(",", "").replace("_", ""))
+    """A whole number of chips (``bot.numbers``: ``1,000`` and ``1_000`` allowed), not negative;
+    ``InputError`` otherwise."""
+    try:
+        amount = read_whole(text, what="An amount of chips")
+    except NumberError:
+        raise InputError(f"{quote(text.strip())} is not a whole number of chips.") from None
+    if amount < 0:
+        raise InputError(f"An amount of chips cannot be negative, not {quote(text.strip())}.")
+    return amount
 
 
-def _is_number(text: str) -> bool:
-    return text.replace(",", "").replace("_", "").isdigit()
+def _looks_like_a_number(text: str) -> bool:
+    """Whether the player meant a number (so a bad one is refused as a number, not a command):
+    it starts with a digit of any script, or a minus sign."""
+    return bool(text) and (text[0].isdigit() or text[0] in "-+" or text[0].isnumeric())
 
 
 def _words(text: str) -> tuple[str, str]:
@@ -176,7 +208,7 @@ def parse_holdem(text: str, legal: LegalActions | None) -> HoldemCommand:
     elif word in _RAISE:
         kind = "raise"
     else:
-        raise InputError(f"Unknown command {text.strip()!r}. {HOLDEM_HELP}")
+        raise InputError(f"Unknown command {quote(text.strip())}. {HOLDEM_HELP}")
     if legal is None:
         raise InputError("It is not your turn yet (q leaves).")
     if kind == "fold":
@@ -201,8 +233,18 @@ def parse_holdem(text: str, legal: LegalActions | None) -> HoldemCommand:
     return PlayHoldem(RaiseTo(amount))
 
 
-def parse_blackjack(text: str, legal: frozenset[BlackjackAction]) -> BlackjackCommand:
-    """Read a Blackjack line; ``legal`` is what the player may do now (empty: no decision)."""
+def parse_blackjack(
+    text: str,
+    legal: frozenset[BlackjackAction],
+    *,
+    rules: Rules | None = None,
+    betting: str = "",
+) -> BlackjackCommand:
+    """Read a Blackjack line; ``legal`` is what the player may do now (empty: no decision).
+
+    ``rules`` words the help for the table's rules; ``betting`` is the bet prompt's help when
+    the player is between rounds (a wrong entry there is answered with it).
+    """
     common = _common(text)
     if common is not None:
         return common
@@ -210,7 +252,7 @@ def parse_blackjack(text: str, legal: frozenset[BlackjackAction]) -> BlackjackCo
     word, rest = _words(text)
     if cleaned == "hint":
         return Hint()
-    if word == "bet" or _is_number(cleaned):
+    if word == "bet" or _looks_like_a_number(cleaned):
         if legal:
             raise InputError("Finish this round first.")
         amount = rest if word == "bet" else cleaned
@@ -223,9 +265,10 @@ def parse_blackjack(text: str, legal: frozenset[BlackjackAction]) -> BlackjackCo
             else BlackjackAction.EVEN_MONEY
         )
     if action is None:
-        raise InputError(f"Unknown command {text.strip()!r}. {BLACKJACK_HELP}")
+        help_text = betting or (blackjack_help(rules) if rules is not None else BLACKJACK_HELP)
+        raise InputError(f"Unknown command {quote(text.strip())}. {help_text}")
     if not legal:
-        raise InputError("There is no decision to make now: type a bet, or q to leave.")
+        raise InputError(f"There is no decision to make now. {betting or 'Type a bet, or q.'}")
     if action not in legal:
         raise InputError(f"{action.label} is not possible now: {blackjack_choices(legal)}.")
     return PlayBlackjack(action)

@@ -67,7 +67,9 @@ from storage import Storage
 TABLE_NAME = "Felt Hold'em"
 BOT_MARK = "🤖 "
 INTERRUPTED = 130
-"""The exit status after Ctrl-C (the shell's convention for SIGINT), chips returned."""
+"""The exit status after Ctrl-C (the shell's convention for SIGINT). Ctrl-C leaves as ``q``
+does: the hand in play is finished for the player by the timeout rule (check, else fold), never
+voided, so quitting a bad hand costs what folding it would."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,8 @@ class HoldemScreen:
         self._cards: tuple[int, tuple[Card, ...]] | None = None
         self._prompt_due = False
         self._seat: int | None = None
+        self._busted_bots: set[int] = set()
+        """Bot seats that ended a hand unable to pay the big blind: the table refills them."""
 
     # ------------------------------------------------------------------------ events
 
@@ -111,6 +115,7 @@ class HoldemScreen:
         match event:
             case TableChanged(snapshot=snapshot):
                 self.snapshot = snapshot
+                self._announce_refills(snapshot)
                 if self._prompt_due:
                     self._prompt_due = False
                     self.show_turn()
@@ -136,9 +141,14 @@ class HoldemScreen:
                     self.turn = event
                     self._prompt_due = True
                     self._on_change()
-            case HandFinished():
+            case HandFinished(snapshot=snapshot):
                 self.turn = None
                 self._show_result(event)
+                self._busted_bots = {
+                    seat.seat_no
+                    for seat in snapshot.seats
+                    if seat.is_bot and seat.stack < snapshot.big_blind
+                }
             case HandCancelled(hand_id=hand_id, reason=reason):
                 self.turn = None
                 self.console.print(
@@ -176,6 +186,17 @@ class HoldemScreen:
                         )
                 self._on_change()
 
+    def _announce_refills(self, snapshot: TableSnapshot) -> None:
+        """Say when the table gives a busted bot a new stack (it would be silent otherwise)."""
+        for seat in snapshot.seats:
+            if seat.seat_no in self._busted_bots and seat.stack >= snapshot.big_blind:
+                self._busted_bots.discard(seat.seat_no)
+                self.console.print(
+                    f"{self._label(seat.name)} ran out of chips and buys in again "
+                    f"({chips(seat.stack)} chips).",
+                    style="dim",
+                )
+
     # ------------------------------------------------------------------------ drawing
 
     def show_turn(self) -> None:
@@ -202,9 +223,12 @@ class HoldemScreen:
     def table_panel(self, snapshot: TableSnapshot) -> Panel:
         """Header, board, pots and one row per chair."""
         view = table_view(snapshot)
-        title = f"{TABLE_NAME} · Hand #{view.hand_number} · {view.street.label}"
+        stage = view.street.label
+        if view.street is Street.SHOWDOWN and not any(seat.shown_cards for seat in view.seats):
+            stage = "Hand over"  # everyone else folded: nobody showed down
+        title = f"{TABLE_NAME} · Hand #{view.hand_number} · {stage}"
         if not view.hand_number:
-            title = f"{TABLE_NAME} · {view.street.label}"
+            title = f"{TABLE_NAME} · {stage}"
         title += f" · Blinds {chips(view.small_blind)}/{chips(view.big_blind)}"
         middle = Text("Board ", style="bold").append(cards_text(view.board))
         pots = [amount for amount in snapshot.pots if amount]
@@ -364,7 +388,7 @@ async def play_holdem(
         equity=EQUITY,
         rng=random.Random(options.seed) if options.seed is not None else None,
     )
-    session = _HoldemSession(table, screen, scheduler, console)
+    session = _HoldemSession(table, screen, scheduler, console, storage, guild_id)
     console.print(HOLDEM_HELP, style="dim")
     try:
         try:
@@ -380,7 +404,7 @@ async def play_holdem(
         if not table.is_closed:  # an unexpected error: put every chip back before giving up
             await table.close("the terminal session ended")
         await scheduler.drain()
-    funds = await balance(storage)
+    funds = await balance(storage, guild_id)
     console.print(Text(f"Wallet: {chips(funds)} chips", style="bold"))
     return code
 
@@ -394,12 +418,17 @@ class _HoldemSession:
         screen: HoldemScreen,
         scheduler: HurryingScheduler,
         console: Console,
+        storage: Storage,
+        guild_id: int,
     ) -> None:
         self.table = table
+        self.storage = storage
+        self.guild_id = guild_id
         self.screen = screen
         self.scheduler = scheduler
         self.console = console
         self.leaving = False
+        self.interrupted = False
 
     async def run(self, inbox: Inbox) -> int:
         while not self.table.is_closed:
@@ -410,13 +439,13 @@ class _HoldemSession:
                     await self.leave()
                 case Interrupted():
                     self.console.print()
-                    await self.table.close("you pressed Ctrl-C")
-                    return INTERRUPTED
+                    self.interrupted = True
+                    await self.leave()
                 case _:
                     pass
             if self.leaving and self.screen.turn is not None:
                 await self.fold_on_the_way_out()
-        return 0
+        return INTERRUPTED if self.interrupted else 0
 
     async def handle(self, text: str) -> None:
         turn = self.screen.turn
@@ -437,12 +466,7 @@ class _HoldemSession:
                 else:
                     self.screen.show_table()
             case Rebuy(amount=amount):
-                try:
-                    added = await self.table.rebuy(LOCAL_USER_ID, amount)
-                except REFUSALS as error:
-                    self._refuse(refusal_text(error))
-                else:
-                    self.console.print(f"Added {chips(added)} chips.")
+                await self.rebuy(amount)
             case Back():
                 try:
                     await self.table.back(LOCAL_USER_ID)
@@ -454,6 +478,33 @@ class _HoldemSession:
                     await self.table.act(LOCAL_USER_ID, turn.hand_id, turn.action_count, action)
                 except REFUSALS as error:
                     self._refuse(refusal_text(error))
+
+    async def rebuy(self, amount: int | None) -> None:
+        """Add chips; plain ``rebuy`` tops up to the maximum buy-in, or adds the whole wallet
+        when it holds less than that top-up."""
+        funds = await balance(self.storage, self.guild_id)
+        if amount is None and funds <= 0:
+            self._refuse("Your wallet is empty (felt play --daily, or felt db grant AMOUNT).")
+            return
+        # A wallet of at least the maximum buy-in pays any top-up; a smaller one is offered
+        # whole, and if that is more than the top-up, the top-up is what it pays.
+        attempts: tuple[int | None, ...]
+        if amount is not None:
+            attempts = (amount,)
+        elif funds >= self.table.settings.max_buy_in:
+            attempts = (None,)
+        else:
+            attempts = (funds, None)
+        refusal = ""
+        for attempt in attempts:
+            try:
+                added = await self.table.rebuy(LOCAL_USER_ID, attempt)
+            except REFUSALS as error:
+                refusal = refusal or refusal_text(error)
+                continue
+            self.console.print(f"Added {chips(added)} chips.")
+            return
+        self._refuse(refusal)
 
     async def leave(self) -> None:
         """Cash out now between hands; in a hand, fold and cash out when it ends."""

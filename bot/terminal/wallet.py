@@ -1,9 +1,13 @@
-"""The terminal player's wallet: the local ids, opening the database, the daily bonus, and
-putting back chips that a killed session left at a table.
+"""The terminal player's wallet: the local ids, opening the database, the daily bonus, the
+practice wallet of seeded games, and putting back chips that a killed session left at a table.
 
 The terminal plays as one fixed member of one fixed "local" guild, so chips persist between
 sessions in the same database as a Discord guild's would (guild ids are Discord snowflakes, which
 are never this small, so a shared database keeps them apart).
+
+A game with ``--seed`` deals cards anyone can know in advance (a winning shoe replays), so it is
+played from a practice wallet in a guild of its own, reset to the starting grant at every start:
+the real wallet never sees a seeded game.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ LOCAL_GUILD_ID = 1
 """The guild the terminal plays in."""
 LOCAL_USER_ID = 1
 """The terminal player's member id."""
+PRACTICE_GUILD_ID = 2
+"""The guild of the practice wallet that seeded games play from."""
 HOLDEM_CHANNEL_ID = 1
 BLACKJACK_CHANNEL_ID = 2
 
@@ -42,7 +48,7 @@ def economy_settings(config: FeltConfig) -> EconomySettings:
     )
 
 
-async def open_wallet(path: Path, config: FeltConfig) -> Storage:
+async def open_wallet(path: str | Path, config: FeltConfig) -> Storage:
     """Open (creating and migrating) the database and the local player's account."""
     storage = await Storage.open(path, economy=economy_settings(config))
     try:
@@ -59,24 +65,41 @@ async def take_lease(storage: Storage) -> None:
     await storage.acquire_lease(Claim.terminal())
 
 
+async def reset_practice_wallet(storage: Storage, starting_chips: int) -> int:
+    """Set the practice wallet to the starting grant; its balance."""
+    await storage.ensure_account(PRACTICE_GUILD_ID, LOCAL_USER_ID)
+    latest = await storage.ledger(PRACTICE_GUILD_ID, user_id=LOCAL_USER_ID, limit=1)
+    after = latest[0].entry_id if latest else 0
+    change = await storage.admin_set(
+        PRACTICE_GUILD_ID,
+        LOCAL_USER_ID,
+        starting_chips,
+        actor_id=LOCAL_USER_ID,
+        key=f"terminal:practice-reset:after:{after}",
+    )
+    return change.balance
+
+
 async def put_back_leftovers(storage: Storage) -> int:
     """Close local tables and refund local rounds that a killed session left open.
 
-    Only the local guild is touched, so a database shared with a running Discord bot is safe,
-    and only what belongs to a session that is no longer alive (its lease ended or expired), so
-    a game running in another terminal is never touched. Returns how many were put back.
+    Only the local guilds (real and practice) are touched, so a database shared with a running
+    Discord bot is safe, and only what belongs to a session that is no longer alive (its lease
+    ended or expired), so a game running in another terminal is never touched. Returns how many
+    were put back.
     """
     count = 0
-    for table_id in await storage.abandoned_tables(LOCAL_GUILD_ID):
-        await storage.close_table(table_id, key=f"terminal:leftover:{table_id}")
-        count += 1
-    for round_id in await storage.abandoned_rounds(LOCAL_GUILD_ID):
-        await storage.refund_round(
-            round_id,
-            reason="the terminal session ended",
-            key=f"terminal:leftover-round:{round_id}",
-        )
-        count += 1
+    for guild_id in (LOCAL_GUILD_ID, PRACTICE_GUILD_ID):
+        for table_id in await storage.abandoned_tables(guild_id):
+            await storage.close_table(table_id, key=f"terminal:leftover:{table_id}")
+            count += 1
+        for round_id in await storage.abandoned_rounds(guild_id):
+            await storage.refund_round(
+                round_id,
+                reason="the terminal session ended",
+                key=f"terminal:leftover-round:{round_id}",
+            )
+            count += 1
     return count
 
 
@@ -113,6 +136,6 @@ async def daily_available(storage: Storage) -> bool:
     return economy.daily_amount > 0 and (account is None or account.last_daily_on != today)
 
 
-async def balance(storage: Storage) -> int:
-    """The local player's wallet."""
-    return await storage.balance(LOCAL_GUILD_ID, LOCAL_USER_ID)
+async def balance(storage: Storage, guild_id: int = LOCAL_GUILD_ID) -> int:
+    """The local player's wallet (``PRACTICE_GUILD_ID``: the practice wallet)."""
+    return await storage.balance(guild_id, LOCAL_USER_ID)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from bot.terminal.wallet import LOCAL_GUILD_ID, LOCAL_USER_ID
+from bot.terminal.wallet import LOCAL_GUILD_ID, LOCAL_USER_ID, PRACTICE_GUILD_ID
 from storage import Storage
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -81,16 +81,21 @@ class Wallet:
     open_tables: int
 
 
-def read_wallet(database: Path) -> Wallet:
-    """The terminal player's chips, and whether every chip is accounted for."""
+def read_wallet(database: Path, *, practice: bool = True) -> Wallet:
+    """The terminal player's chips, and whether every chip is accounted for.
+
+    The games here run with ``--seed`` (the cards are known), so they play from the practice
+    wallet; ``practice=False`` reads the real one.
+    """
+    guild_id = PRACTICE_GUILD_ID if practice else LOCAL_GUILD_ID
 
     async def read() -> Wallet:
         storage = await Storage.open(database)
         try:
-            account = await storage.get_account(LOCAL_GUILD_ID, LOCAL_USER_ID)
+            account = await storage.get_account(guild_id, LOCAL_USER_ID)
             assert account is not None
             report = await storage.check()
-            tables = await storage.list_tables(LOCAL_GUILD_ID)
+            tables = await storage.list_tables(guild_id)
             return Wallet(
                 account.balance, account.at_tables, account.in_play, report.ok, len(tables)
             )

@@ -3,7 +3,11 @@ and refused with one line of help that says what would work."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.terminal.commands import (
     Back,
@@ -17,6 +21,7 @@ from bot.terminal.commands import (
     ShowHelp,
     ShowTable,
     blackjack_choices,
+    blackjack_help,
     parse_blackjack,
     parse_chips,
     parse_holdem,
@@ -74,7 +79,10 @@ def test_parse_holdem_actions(typed: str, legal: LegalActions, action: object) -
         ("r 5", FREE, "Bet to between 10 and 990"),
         ("r", FACING_BET, "Raise how much? r 20 (to between 20 and 990)."),
         ("r ten", FACING_BET, "'ten' is not a whole number of chips."),
-        ("r -50", FACING_BET, "'-50' is not a whole number of chips."),
+        ("r -50", FACING_BET, "An amount of chips cannot be negative, not '-50'."),
+        ("r ²", FACING_BET, "'²' is not a whole number of chips."),
+        ("r " + "9" * 10_000, FACING_BET, "(10,000 characters) is not a whole number of chips"),
+        ("rebuy ²", None, "'²' is not a whole number of chips."),
         ("r 50", SHORT, "You cannot raise now: f (fold) or c (call)."),
         ("f", FREE, "There is no bet to fold to: c checks for free."),
         ("c", None, "It is not your turn yet (q leaves)."),
@@ -133,7 +141,10 @@ def test_parse_blackjack_actions(typed: str, legal: frozenset[Action], action: A
         ("p", PLAY, "Split is not possible now: h hit · s stand · d double down."),
         ("i", PLAY, "Insurance is not possible now"),
         ("h", INSURANCE, "Hit is not possible now: i insurance · n no insurance."),
-        ("h", frozenset(), "There is no decision to make now: type a bet, or q to leave."),
+        ("h", frozenset(), "There is no decision to make now. Type a bet, or q."),
+        ("²", frozenset(), "'²' is not a whole number of chips."),
+        ("-10", frozenset(), "An amount of chips cannot be negative, not '-10'."),
+        ("9" * 10_000, frozenset(), "(10,000 characters) is not a whole number of chips"),
         ("50", PLAY, "Finish this round first."),
         ("bet x", frozenset(), "'x' is not a whole number of chips."),
         ("zz", PLAY, "Unknown command 'zz'. Type h (hit)"),
@@ -163,3 +174,58 @@ def test_parse_chips_accepts_separators_only() -> None:
 def test_blackjack_choices_in_table_order() -> None:
     legal = frozenset({Action.SPLIT, Action.STAND, Action.HIT})
     assert blackjack_choices(legal) == "h hit · s stand · p split"
+
+
+BET_HELP = "Enter bets 10, or type an amount from 10 to 500 (bet 100 works too); q leaves."
+
+
+@pytest.mark.parametrize("typed", ["zz", "h", "hit me"])
+def test_parse_blackjack_answers_a_wrong_entry_at_the_bet_prompt_with_the_bet_help(
+    typed: str,
+) -> None:
+    with pytest.raises(InputError) as refused:
+        parse_blackjack(typed, frozenset(), betting=BET_HELP)
+    assert BET_HELP in str(refused.value)
+    assert "Enter shows the table" not in str(refused.value)
+
+
+def test_blackjack_help_lists_only_what_the_rules_allow() -> None:
+    from engine.blackjack import preset
+
+    classic, casino = blackjack_help(preset("classic")), blackjack_help(preset("casino"))
+    assert "surrender" not in classic and "insurance" not in classic
+    assert "h (hit)" in classic and "s (stand)" in classic
+    assert "u (surrender)" in casino or preset("casino").surrender.value == "none"
+    assert "i/e/n (insurance" in casino
+
+
+@pytest.mark.parametrize(
+    "parse",
+    [
+        lambda text: parse_holdem(text, FACING_BET),
+        lambda text: parse_holdem("r " + text, FACING_BET),
+        lambda text: parse_blackjack(text, PLAY),
+        lambda text: parse_blackjack(text, frozenset(), betting=BET_HELP),
+        lambda text: parse_blackjack("bet " + text, frozenset()),
+    ],
+)
+@pytest.mark.parametrize("line", ["x" * 3000, "9" * 3000, "²" * 3000, "-" + "1" * 3000])
+def test_a_3000_character_line_is_refused_without_being_echoed_whole(parse, line: str) -> None:
+    with pytest.raises(InputError) as refused:
+        parse(line)
+    message = str(refused.value)
+    assert line[:200] not in message
+    assert len(message) < 400  # the quote is cut; the help around it is fixed text
+    assert "\n" not in message
+
+
+@given(st.text(max_size=200))
+def test_parsers_raise_only_input_error_on_any_line(text: str) -> None:
+    for parse in (
+        lambda: parse_holdem(text, FACING_BET),
+        lambda: parse_holdem(text, None),
+        lambda: parse_blackjack(text, PLAY),
+        lambda: parse_blackjack(text, frozenset(), betting=BET_HELP),
+    ):
+        with contextlib.suppress(InputError):
+            parse()

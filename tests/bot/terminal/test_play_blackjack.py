@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.terminal.blackjack import RESHUFFLED, reshuffle_notice
 from tests.bot.terminal.conftest import PROMPT, START, Play, read_wallet
 
 BET = r"Bet for the next round: [^\r\n]*" + PROMPT
@@ -48,10 +49,14 @@ def test_play_blackjack_bad_input_reprompts_and_changes_nothing(play: Play, data
     game = play("blackjack", "--seed", PAIR_SEED)
     game.expect(BET)
     for typed, answer in (
-        ("zz", r"Unknown command 'zz'\. Type h \(hit\)"),
+        ("zz", r"Unknown command 'zz'\. Enter bets 10, or type an amount from 10 to 500"),
         ("5", r"Bets at this table are 10 to 500 chips\."),
+        ("-10", r"An amount of chips cannot be negative, not '-10'\."),
+        ("²", r"'²' is not a whole number of chips\."),
+        ("9" * 3000, r"\(3,000 characters\)\s+is\s+not\s+a\s+whole"),
+        ("x" * 3000, r"\(3,000 characters\)\.\s+Enter\s+bets\s+10"),
         ("bet lots", r"'lots' is not a whole number of chips\."),
-        ("h", r"There is no decision to make now: type a bet, or q to leave\."),
+        ("h", r"There is no decision to make now\. Enter bets 10"),
     ):
         game.send(typed)
         game.expect(answer)
@@ -64,7 +69,8 @@ def test_play_blackjack_bad_input_reprompts_and_changes_nothing(play: Play, data
     for typed, answer in (
         ("u", r"Surrender is not possible now: h hit · s stand · d double down · p split\."),
         ("100", r"Finish this round first\."),
-        ("HINT", r"Basic strategy: Stand \(a pair of tens against a Queen; chart: S\)"),
+        ("HINT", r"Basic strategy: stand \(type s\): a pair of tens against a Queen\."),
+        ("x" * 3000, r"\(3,000 characters\)\.\s+Type\s+h\s+\(hit\)"),
     ):
         game.send(typed)
         game.expect(answer)
@@ -87,7 +93,7 @@ def test_play_blackjack_quit_mid_round_stands_and_settles(play: Play, database: 
     game.send("50")
     game.expect(TURN)
     game.send("q")
-    game.expect(r"You leave after this round \(standing on every hand\)\.")
+    game.expect(r"You leave after this round: your hands stand and insurance is declined")
     game.expect(r"You: Stand")
     game.expect(RESULT)
     assert game.finish() == 0
@@ -97,26 +103,61 @@ def test_play_blackjack_quit_mid_round_stands_and_settles(play: Play, database: 
     assert wallet.balance == START + net_of(text) and net_of(text) in (-50, 0, 50)
 
 
-def test_play_blackjack_ctrl_c_mid_round_refunds_the_bet(play: Play, database: Path) -> None:
+def test_play_blackjack_ctrl_c_mid_round_stands_and_settles_not_refunds(
+    play: Play, database: Path
+) -> None:
     game = play("blackjack", "--seed", PLAIN_SEED)
     game.expect(BET)
     game.send("100")
     game.expect(TURN)
     assert read_wallet(database).in_play == 100
     game.interrupt()
-    game.expect(r"The round is cancelled \(you pressed Ctrl-C\): your bet is back\.")
+    game.expect(r"You: Stand")
+    game.expect(RESULT)
     assert game.finish() == 130
+    text = game.text
+    assert "your bet is back" not in text and "cancelled" not in text
     wallet = read_wallet(database)
-    assert wallet.ledger_ok and wallet.in_play == 0 and wallet.balance == START
+    assert wallet.ledger_ok and wallet.in_play == 0
+    # 8♥ 5♦ stands against a nine: the round is settled as played, never refunded.
+    assert net_of(text) in (-100, 0, 100)
+    assert wallet.balance == START + net_of(text)
 
 
 def test_play_blackjack_auto_plays_one_round_by_basic_strategy(play: Play, database: Path) -> None:
     game = play("blackjack", "--auto", "--seed", PLAIN_SEED, "--bet", "25")
     assert game.finish() == 0
     text = game.text
-    assert "Basic strategy: Hit (hard 13 against a Nine; chart: H)" in text
+    assert "Basic strategy: hit (type h): hard 13 against a Nine." in text
+    assert "chart" not in text
     assert re.search(r"Dealer +9♣ +\S+", text)  # the dealer's hand, hole card turned over
     assert re.search(r"\(you\) +8♥ +5♦ +\S+", text)  # the player's hand, after the hit
     wallet = read_wallet(database)
     assert wallet.ledger_ok and wallet.in_play == 0
     assert wallet.balance == START + net_of(text)
+
+
+def test_play_blackjack_with_a_seed_never_touches_the_real_wallet(
+    play: Play, database: Path
+) -> None:
+    for _ in range(2):
+        game = play("blackjack", "--auto", "--seed", PLAIN_SEED, "--bet", "500")
+        assert game.finish() == 0
+        assert "Practice wallet: 1,000 chips" in game.text
+        assert "never touches your real wallet" in game.text
+        assert read_wallet(database).balance in (500, 1000, 1500, 1750)  # one round from 1,000
+    real = read_wallet(database, practice=False)
+    assert real.balance == START and real.ledger_ok
+
+
+def test_reshuffle_is_announced_once_the_cut_card_came_out() -> None:
+    from engine.blackjack import CASINO, Shoe
+    from engine.blackjack.rules import CLASSIC
+
+    shoe = Shoe.for_rules(CASINO)
+    assert reshuffle_notice(shoe, CASINO) == ""  # the first shuffle of a fresh shoe: no news
+    shoe.begin_round()
+    while not shoe.needs_shuffle:
+        shoe.draw()
+    assert reshuffle_notice(shoe, CASINO) == RESHUFFLED
+    assert reshuffle_notice(shoe, CLASSIC) == ""  # shuffled every round: nothing to announce

@@ -92,13 +92,13 @@ def test_play_refuses_a_buy_in_the_wallet_cannot_pay(
     assert code == 2
     assert err == [
         "felt play: you have 150 chips, not enough for a buy-in of 500 "
-        "(felt play --daily adds chips once a day)"
+        "(felt play --daily adds chips once a day, felt db grant AMOUNT at any time)"
     ]
-    assert read_wallet(database).balance == 150
+    assert read_wallet(database, practice=False).balance == 150
     code, _, err = play(capsys, "holdem", "--db", str(database))
     assert err == [
         "felt play: you have 150 chips, not enough for a buy-in of 200 "
-        "(felt play --daily adds chips once a day)"
+        "(felt play --daily adds chips once a day, felt db grant AMOUNT at any time)"
     ]
 
 
@@ -109,7 +109,7 @@ def test_play_refuses_a_file_that_is_not_a_database(
     database.write_text("not chips\n" * 100)
     code, _, err = play(capsys, "--db", str(database))
     assert code == 2
-    assert len(err) == 1 and err[0].startswith(f"felt play: cannot use the database {database}")
+    assert err == [f"felt play: {database} is not a Felt database (file is not a database)."]
 
 
 def test_play_daily_bonus_once_a_day_and_the_balance(
@@ -127,7 +127,7 @@ def test_play_daily_bonus_once_a_day_and_the_balance(
     assert code == 0
     assert "Today's bonus is already claimed; next in" in out
     assert f"Wallet: {START + DAILY:,} chips" in out
-    wallet = read_wallet(database)
+    wallet = read_wallet(database, practice=False)
     assert wallet.balance == START + DAILY and wallet.ledger_ok
 
 
@@ -147,17 +147,17 @@ def test_play_puts_back_chips_a_killed_session_left_at_a_table(
             await storage.start_hand(opened.table_id, 1, {1: 600, 2: 1000}, key="start")
 
     asyncio.run(leave_a_table_open())
-    assert read_wallet(database).balance == START - 600
+    assert read_wallet(database, practice=False).balance == START - 600
     # Only showing the wallet puts nothing back: it never touches a game.
     code, out, _ = play(capsys, "--db", str(database))
     assert code == 0 and "Put back" not in out
-    assert read_wallet(database).open_tables == 1
+    assert read_wallet(database, practice=False).open_tables == 1
     code, out, _ = play(
         capsys, "blackjack", "--auto", "--fast", "--seed", "5", "--db", str(database)
     )
     assert code == 0
     assert "Put back chips from 1 game(s) an earlier session left open." in out
-    wallet = read_wallet(database)
+    wallet = read_wallet(database, practice=False)
     assert wallet.at_tables == 0 and wallet.open_tables == 0
     assert wallet.ledger_ok
 
@@ -173,4 +173,21 @@ def test_play_wallet_options_go_before_or_after_the_game(
     assert database.exists() and not (tmp_path / "felt.db").exists()
     code, out, _ = play(capsys, "blackjack", "--auto", "--fast", "--db", str(database))
     assert code == 0 and "Result: " in out
-    assert read_wallet(database).ledger_ok
+    assert read_wallet(database, practice=False).ledger_ok
+
+
+def test_play_takes_config_before_and_after_the_game_and_finds_its_database(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config = '[database]\npath = "chips.db"\n[economy]\nstarting_chips = 70\n'
+    (tmp_path / "x.toml").write_text(config)
+    code, out, _ = play(capsys, "--config", "x.toml")
+    assert code == 0 and "Wallet: 70 chips" in out
+    assert (tmp_path / "chips.db").exists() and not (tmp_path / "felt.db").exists()
+    code, _, err = play(capsys, "holdem", "--config", "x.toml")  # 70 chips cannot buy in
+    assert code == 2 and err == [
+        "felt play: you have 70 chips, not enough for a buy-in of 200 "
+        "(felt play --daily adds chips once a day, felt db grant AMOUNT at any time)"
+    ]
+    code, _, err = play(capsys, "holdem", "--config", "missing.toml")
+    assert code == 2 and err == ["felt play: config file not found: missing.toml"]
