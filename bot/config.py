@@ -7,14 +7,19 @@ the defaults below.
 
 Loading refuses unknown keys and wrong types with one line naming the key and the expected type,
 because a typo that is silently ignored (``turn_secods = 5``) is worse than a bot that will not
-start. The token may come from the ``DISCORD_TOKEN`` environment variable, which wins over the
-file, so that the file can be committed or shared without a secret in it.
+start. Every key is checked completely at load, against the limits the code that uses it enforces
+(the ledger's 2^53-1 chips, the table hosts' blinds and timers, the rule presets, the database
+schemes), so a config that loads also runs: ``tests/bot/test_config.py`` plays a table, a round
+and a daily bonus with every key at its boundaries. The token may come from the
+``DISCORD_TOKEN`` environment variable, which wins over the file, so that the file can be
+committed or shared without a secret in it.
 """
 
 from __future__ import annotations
 
 import difflib
 import enum
+import importlib.util
 import os
 import tomllib
 import typing
@@ -23,12 +28,30 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.holdem.errors import TableSettingsError
+from bot.holdem.settings import (
+    MAX_BLIND,
+    MAX_SEATS,
+    MIN_SEATS,
+    HoldemSettings,
+)
 from bot.tables.limits import (
-    HOLDEM_MAX_SEATS,
-    HOLDEM_MIN_SEATS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
+from engine.blackjack.rules import PRESETS
+from storage.errors import StorageError
+from storage.models import MAX_CHIPS
+from storage.store import POSTGRES_SCHEMES, database_target
+
+MAX_SNOWFLAKE = 2**63 - 1
+MAX_BUY_IN = MAX_CHIPS // MAX_SEATS
+"""A whole table's buy-ins fit in one stack, and one wallet, within the ledger's limit."""
+MAX_BET = MAX_CHIPS // 20
+"""The largest Blackjack return (four split hands doubled and won, plus insurance: 17.5 bets)
+fits within the ledger's limit."""
+MAX_GRANT = MAX_CHIPS // 4
+"""Starting chips and the daily bonus leave a new wallet room to claim and win."""
 
 DEFAULT_CONFIG_PATH = Path("config.toml")
 TOKEN_ENVIRONMENT_VARIABLE = "DISCORD_TOKEN"
@@ -76,9 +99,17 @@ def meta(
     minimum: float | None = None,
     maximum: float | None = None,
     non_empty: bool = False,
+    choices: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """A key's metadata: what it does and the range a number (or each list item) must lie in."""
-    return {"doc": doc, "minimum": minimum, "maximum": maximum, "non_empty": non_empty}
+    """A key's metadata: what it does, the range a number (or each list item) must lie in, and
+    the values a string may take."""
+    return {
+        "doc": doc,
+        "minimum": minimum,
+        "maximum": maximum,
+        "non_empty": non_empty,
+        "choices": choices,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +138,23 @@ class DiscordConfig:
         metadata=meta(
             "Guilds that get the commands instantly (guild commands) instead of a global sync.",
             minimum=1,
+            maximum=MAX_SNOWFLAKE,
         ),
     )
     shard_count: int = field(
         default=0,
-        metadata=meta("Total number of shards; 0 asks Discord for its recommendation.", minimum=0),
+        metadata=meta(
+            "Total number of shards; 0 asks Discord for its recommendation.",
+            minimum=0,
+            maximum=65_535,
+        ),
     )
     shard_ids: tuple[int, ...] = field(
         default=(),
         metadata=meta(
-            "Shards run by this process (needs shard_count); empty runs them all.", minimum=0
+            "Shards run by this process (needs shard_count); empty runs them all.",
+            minimum=0,
+            maximum=65_534,
         ),
     )
     sync_commands: SyncMode = field(
@@ -176,13 +214,20 @@ class LoggingConfig:
 class HoldemConfig:
     """Defaults of a new Hold'em table; a guild's admins may change them for their server."""
 
-    small_blind: int = field(default=5, metadata=meta("Small blind, in chips.", minimum=1))
-    big_blind: int = field(default=10, metadata=meta("Big blind, in chips.", minimum=1))
-    min_buy_in: int = field(default=200, metadata=meta("Smallest buy-in, in chips.", minimum=1))
-    max_buy_in: int = field(default=1000, metadata=meta("Largest buy-in, in chips.", minimum=1))
+    small_blind: int = field(
+        default=5, metadata=meta("Small blind, in chips.", minimum=1, maximum=MAX_BLIND)
+    )
+    big_blind: int = field(
+        default=10, metadata=meta("Big blind, in chips.", minimum=1, maximum=MAX_BLIND)
+    )
+    min_buy_in: int = field(
+        default=200, metadata=meta("Smallest buy-in, in chips.", minimum=1, maximum=MAX_BUY_IN)
+    )
+    max_buy_in: int = field(
+        default=1000, metadata=meta("Largest buy-in, in chips.", minimum=1, maximum=MAX_BUY_IN)
+    )
     seats: int = field(
-        default=6,
-        metadata=meta("Seats at a table.", minimum=HOLDEM_MIN_SEATS, maximum=HOLDEM_MAX_SEATS),
+        default=6, metadata=meta("Seats at a table.", minimum=MIN_SEATS, maximum=MAX_SEATS)
     )
     bots: bool = field(default=True, metadata=meta("Whether bot players fill the empty chairs."))
     bot_delay_seconds: float = field(
@@ -210,10 +255,15 @@ class BlackjackConfig:
     """Defaults of a new Blackjack table; a guild's admins may change them for their server."""
 
     preset: str = field(
-        default="casino", metadata=meta("Rule preset of the Blackjack engine.", non_empty=True)
+        default="casino",
+        metadata=meta("Rule preset of the Blackjack engine.", choices=tuple(PRESETS)),
     )
-    min_bet: int = field(default=10, metadata=meta("Smallest bet, in chips.", minimum=1))
-    max_bet: int = field(default=500, metadata=meta("Largest bet, in chips.", minimum=1))
+    min_bet: int = field(
+        default=10, metadata=meta("Smallest bet, in chips.", minimum=1, maximum=MAX_BET)
+    )
+    max_bet: int = field(
+        default=500, metadata=meta("Largest bet, in chips.", minimum=1, maximum=MAX_BET)
+    )
     betting_seconds: int = field(
         default=12,
         metadata=meta("Betting window before the cards are dealt.", minimum=3, maximum=120),
@@ -237,10 +287,14 @@ class EconomyConfig:
     """Defaults of a guild's economy; a guild's admins may change them for their server."""
 
     starting_chips: int = field(
-        default=1000, metadata=meta("Chips a member gets when their account opens.", minimum=0)
+        default=1000,
+        metadata=meta(
+            "Chips a member gets when their account opens.", minimum=0, maximum=MAX_GRANT
+        ),
     )
     daily_amount: int = field(
-        default=200, metadata=meta("Chips /daily gives once per UTC day.", minimum=0)
+        default=200,
+        metadata=meta("Chips /daily gives once per UTC day.", minimum=0, maximum=MAX_GRANT),
     )
     transfers: bool = field(
         default=True, metadata=meta("Whether members may /give chips to each other.")
@@ -376,7 +430,10 @@ def _coerce_scalar(
             raise wrong
         if metadata.get("non_empty") and not value.strip():
             raise wrong
-        return value
+        choices = metadata.get("choices") or ()
+        if choices and value.strip().lower() not in choices:
+            raise wrong
+        return value.strip().lower() if choices else value
     else:  # pragma: no cover - a schema bug, not a user error
         raise TypeError(f"unsupported config type {annotation!r}")
     minimum, maximum = metadata.get("minimum"), metadata.get("maximum")
@@ -397,6 +454,8 @@ def describe_type(annotation: Any, metadata: Mapping[str, Any]) -> str:
     if annotation is bool:
         return "true or false"
     if annotation is str:
+        if metadata.get("choices"):
+            return "one of " + ", ".join(f'"{choice}"' for choice in metadata["choices"])
         return "a non-empty string" if metadata.get("non_empty") else "a string"
     noun = {int: "an integer", float: "a number"}[annotation]
     bounds = _range(metadata)
@@ -409,13 +468,18 @@ def _range(metadata: Mapping[str, Any]) -> str:
     minimum, maximum = metadata.get("minimum"), metadata.get("maximum")
     if minimum is not None and maximum is not None:
         return f"from {_number(minimum)} to {_number(maximum)}"
+    if maximum is not None:
+        return f"at most {_number(maximum)}"
     if minimum is not None:
         return f"at least {_number(minimum)}"
     return ""
 
 
 def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+    if float(value).is_integer():
+        whole = int(value)
+        return f"{whole:,}" if whole >= 100_000 else str(whole)
+    return str(value)
 
 
 def _check_consistency(config: FeltConfig, source: str) -> None:
@@ -434,8 +498,8 @@ def _check_consistency(config: FeltConfig, source: str) -> None:
         problems.append("[discord] shard_ids needs shard_count")
     if any(shard >= discord.shard_count for shard in discord.shard_ids) and discord.shard_count:
         problems.append("[discord] shard_ids must all be smaller than shard_count")
-    if config.database.url and not config.database.url.startswith(("postgresql://", "postgres://")):
-        problems.append("[database] url must start with postgresql://")
+    problems += _database_problems(config.database)
+    problems += _table_problems(config.holdem)
     if not discord.api_base_url.startswith(("http://", "https://")):
         problems.append("[discord] api_base_url must start with http:// or https://")
     if not discord.gateway_url.startswith(("ws://", "wss://")):
@@ -444,12 +508,50 @@ def _check_consistency(config: FeltConfig, source: str) -> None:
         raise ConfigError(f"{source}: {problems[0]}")
 
 
+def _database_problems(database: DatabaseConfig) -> list[str]:
+    """What opening the database would refuse, found now."""
+    if database.url:
+        if not database.url.startswith(POSTGRES_SCHEMES):
+            return ["[database] url must start with postgresql://"]
+        if importlib.util.find_spec("psycopg") is None:
+            return [
+                "[database] url needs PostgreSQL's driver psycopg, which is not installed: "
+                "pip install 'felt[postgres]'"
+            ]
+        return []
+    try:
+        database_target(database.path)
+    except StorageError as error:
+        return [f"[database] path: {error}"]
+    return []
+
+
+def _table_problems(holdem: HoldemConfig) -> list[str]:
+    """A Hold'em table built from these defaults passes the host's own checks."""
+    try:
+        HoldemSettings(
+            small_blind=holdem.small_blind,
+            big_blind=holdem.big_blind,
+            min_buy_in=holdem.min_buy_in,
+            max_buy_in=holdem.max_buy_in,
+            seats=holdem.seats,
+            bots=holdem.seats - 1 if holdem.bots else 0,
+            bot_delay_seconds=holdem.bot_delay_seconds,
+            turn_seconds=holdem.turn_seconds,
+            max_sit_out_hands=holdem.max_sit_out_hands,
+        ).validated()
+    except TableSettingsError as error:
+        return [f"[holdem] cannot make a table: {error}"]
+    return []
+
+
 def _show(value: Any) -> str:
     """A TOML value the way the user wrote it."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        shown = value if len(value) <= 100 else f"{value[:100]}… ({len(value):,} characters)"
+        return f'"{shown}"'
     if isinstance(value, list):
         return "[" + ", ".join(_show(item) for item in value) + "]"
     if isinstance(value, dict):

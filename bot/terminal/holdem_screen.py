@@ -181,12 +181,10 @@ class HoldemScreen:
     def table_panel(self, snapshot: TableSnapshot) -> Panel:
         """Header, board, pots and one row per chair."""
         view = table_view(snapshot)
-        stage = view.street.label
-        if view.street is Street.SHOWDOWN and not any(seat.shown_cards for seat in view.seats):
-            stage = "Hand over"  # everyone else folded: nobody showed down
-        title = f"{TABLE_NAME} · Hand #{view.hand_number} · {stage}"
+        # The stage says "Hand over", not "Showdown", when everyone else folded.
+        title = f"{TABLE_NAME} · Hand #{view.hand_number} · {view.street.label}"
         if not view.hand_number:
-            title = f"{TABLE_NAME} · {stage}"
+            title = f"{TABLE_NAME} · {view.street.label}"
         title += f" · Blinds {chips(view.small_blind)}/{chips(view.big_blind)}"
         middle = Text("Board ", style="bold").append(cards_text(view.board))
         pots = [amount for amount in snapshot.pots if amount]
