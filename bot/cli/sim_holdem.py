@@ -59,6 +59,8 @@ def register(subparsers: SubParsers) -> None:
         help="simulate Hold'em between bots and report each seat's win rate",
         description="Seat bots at a No-Limit Hold'em table, play many hands (stacks reset "
         "every hand, the button moves) and report each seat's net, bb/100 and standard error.",
+        epilog="example:\n  felt sim holdem --seats smart,random,passive --hands 20k --seed 7",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--seats",
@@ -256,8 +258,8 @@ def format_report(
     """The text report printed on stdout."""
     seats = len(result.seats)
     lines = [
-        f"Hold'em: {result.hands:,} hands, {seats} seats, blinds {blinds[0]}/{blinds[1]}, "
-        f"stacks {stack:,} ({stack / blinds[1]:g} bb, reset every hand), seed {seed}, "
+        f"Hold'em: {result.hands:,} hands, {seats} seats, blinds {blinds[0]:,}/{blinds[1]:,}, "
+        f"stacks {stack:,} ({stack / blinds[1]:g} bb, reset every hand), seed {seed:,}, "
         f"{workers} worker{'s' if workers > 1 else ''}",
         f"{'seat':>4}  {'strategy':<12} {'hands':>8} {'net':>11} {'bb/100':>9} {'± s.e.':>8}"
         "  95% interval",
@@ -301,7 +303,14 @@ def run(args: argparse.Namespace) -> int:
             progress.close()
     elapsed = time.monotonic() - started
     if args.json:
-        print(json.dumps(result.summary()))
+        setup = {
+            "seat_strategies": [spec.label for spec in specs],
+            "blinds": list(blinds),
+            "stack": stack,
+            "seed": seed,
+            "workers": workers,
+        }
+        print(json.dumps({**result.summary(), **setup}))
     else:
         print(format_report(result, seed=seed, blinds=blinds, stack=stack, workers=workers))
     rate = hands / elapsed if elapsed > 0 else 0.0

@@ -29,6 +29,13 @@ JSON_FIELDS = [
     "wins",
     "losses",
     "win_ratio",
+    "rounds",
+    "preset",
+    "rule_overrides",
+    "strategy",
+    "seed",
+    "workers",
+    "rules",
 ]
 
 
@@ -94,7 +101,7 @@ def test_cli_without_seed_says_which_seed_it_used(capsys: pytest.CaptureFixture[
 def test_cli_progress_goes_to_stderr_only(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, err = run_cli(capsys, "--hands", "1000", "--seed", "1", "--json", "--progress")
     assert "1,000/1,000 rounds" in err
-    assert "rounds" not in out
+    assert "rounds/s" not in out and "/1,000 rounds" not in out
 
 
 def test_cli_no_progress_is_quiet(capsys: pytest.CaptureFixture[str]) -> None:
@@ -234,3 +241,17 @@ def test_progress_is_shown_on_a_terminal_or_for_long_runs(
 ) -> None:
     stream = FakeTty() if tty else io.StringIO()
     assert wants_progress(flag, hands, stream) == expected
+
+
+def test_cli_json_holds_everything_needed_to_rerun_it(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--rule", "decks=2", "--rule", "h17=true", "--strategy", "basic", "--workers", "2")
+    first = json.loads(run_cli(capsys, *args, "--hands", "2000", "--seed", "21", "--json")[1])
+    assert first["rounds"] == first["hands"] == 2000
+    assert (first["seed"], first["workers"], first["strategy"]) == (21, 2, "basic")
+    assert first["rules"]["decks"] == 2 and first["rules"]["h17"] is True
+    rerun: list[str] = ["--rules", first["preset"], "--strategy", first["strategy"]]
+    for override in first["rule_overrides"]:
+        rerun += ["--rule", override]
+    rerun += ["--hands", str(first["rounds"]), "--seed", str(first["seed"])]
+    rerun += ["--workers", str(first["workers"]), "--json"]
+    assert json.loads(run_cli(capsys, *rerun)[1]) == first

@@ -26,7 +26,11 @@ def test_sim_holdem_json_has_exactly_the_issue_fields(capsys: pytest.CaptureFixt
     lines = out.strip().splitlines()
     assert len(lines) == 1
     report = json.loads(lines[0])
-    assert list(report) == ["hands", "seats"]
+    assert list(report) == [
+        "hands", "seats", "seat_strategies", "blinds", "stack", "seed", "workers",
+    ]  # fmt: skip
+    assert report["seat_strategies"] == ["smart", "random", "passive"]
+    assert (report["blinds"], report["stack"], report["seed"]) == ([1, 2], 200, 3)
     assert report["hands"] == 40
     assert [seat["seat"] for seat in report["seats"]] == [1, 2, 3]
     assert [seat["strategy"] for seat in report["seats"]] == ["smart", "random", "passive"]
