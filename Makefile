@@ -1,27 +1,39 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
+# `make run` installs Felt's runtime dependencies only (`pip install -e .`); `make test` adds the
+# test and lint tools and PostgreSQL's driver (`.[dev,postgres]`). Each install has its own stamp,
+# so running the bot never pulls in pytest, and testing after running installs only the rest.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: install run test test-all lint typecheck bench clean
+.PHONY: install install-dev run test test-all lint typecheck bench clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
 
-install: $(STAMP)
+$(RUNTIME_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME_STAMP)
 
-run: $(STAMP)
+$(DEV_STAMP): pyproject.toml $(RUNTIME_STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,postgres]"
+	touch $(DEV_STAMP)
+
+install: $(RUNTIME_STAMP)
+
+install-dev: $(DEV_STAMP)
+
+run: $(RUNTIME_STAMP)
 	$(BIN)/felt run
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 test: lint typecheck
@@ -30,7 +42,7 @@ test: lint typecheck
 test-all: lint typecheck
 	$(BIN)/pytest -n 2
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
