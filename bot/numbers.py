@@ -51,10 +51,12 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     >>> quote("x" * 500, limit=3)
     "'xxx…' (500 characters)"
     """
-    if len(text) <= limit:
-        return repr(text)
+    whole = repr(text)
+    if len(whole) <= limit + 2:  # escapes (\x1f) count: what is shown stays short
+        return whole
     shown = repr(text[:limit])
-    return f"{shown[:-1]}…{shown[-1]} ({len(text):,} characters)"
+    mark, body = shown[0], shown[1:-1][:limit]
+    return f"{mark}{body}…{mark} ({len(text):,} characters)"
 
 
 def read_whole(text: str, *, what: str = "a number", suffixes: bool = False) -> int:

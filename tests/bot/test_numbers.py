@@ -11,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bot.numbers
+from bot.discord.errors import Refusal
+from bot.discord.holdem.options import ALL_IN_WORDS, MIN_WORDS, raise_amount
 from bot.numbers import (
     MAX_NUMBER_LENGTH,
     QUOTE_LIMIT,
@@ -19,6 +21,7 @@ from bot.numbers import (
     quote,
     read_whole,
 )
+from engine.holdem import LegalActions
 
 ECHO_LIMIT = QUOTE_LIMIT + 60
 """A refusal may hold the quoted input plus a sentence around it, never the whole input."""
@@ -97,3 +100,18 @@ def test_quote_cuts_long_input_and_says_how_long_it_was() -> None:
 
 def test_numbers_doctests_pass() -> None:
     assert doctest.testmod(bot.numbers).failed == 0
+
+
+@given(st.text(max_size=60) | st.just("9" * 10_000) | st.just("²"))
+def test_discord_raise_modal_reads_through_the_one_parser(text: str) -> None:
+    legal = LegalActions(0, True, False, 10, 40, 1000, 0, False)
+    message = ""
+    try:
+        amount = raise_amount(text, legal)
+    except Refusal as refusal:
+        message = str(refusal)
+    else:
+        assert 40 <= amount <= 1000
+        if text.strip().lower() not in ALL_IN_WORDS | MIN_WORDS:
+            assert read_whole(text) == amount
+    assert len(message) < 150  # says what fits; quotes at most 20 characters

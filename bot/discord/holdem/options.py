@@ -21,6 +21,7 @@ from bot.holdem.settings import (
     MIN_TURN_SECONDS,
     HoldemSettings,
 )
+from bot.numbers import NumberError, read_whole
 from bot.render.text import shorten
 from storage import MAX_CHIPS
 
@@ -131,13 +132,13 @@ def raise_amount(text: str | None, legal: Offer) -> int:
         return high
     if raw in MIN_WORDS:
         return low
-    cleaned = raw.replace(",", "").replace("_", "").replace(" ", "").replace("'", "")
-    if cleaned.startswith("-") and cleaned[1:].isascii() and cleaned[1:].isdigit():
-        raise Refusal(f"An amount cannot be negative: {verb} {span}.")
-    if not (cleaned.isascii() and cleaned.isdigit()):
+    try:
+        amount = read_whole(raw)  # the one parser of typed numbers (bot.numbers)
+    except NumberError:
         shown = shorten(text or "", 20).replace("`", "'")
-        raise Refusal(f"`{shown}` is not a number of chips: {verb} {span}.")
-    amount = int(cleaned)
+        raise Refusal(f"`{shown}` is not a number of chips: {verb} {span}.") from None
+    if amount < 0:
+        raise Refusal(f"An amount cannot be negative: {verb} {span}.")
     if amount < low:
         raise Refusal(f"That is below the minimum: {verb} {span}.")
     if amount > high:
