@@ -26,9 +26,11 @@ from bot.cli.simulation import (
     MAX_WORKERS,
     Progress,
     add_run_options,
+    chunk_seed,
     parse_count,
     parse_seed,
     parse_workers,
+    run_in_chunks,
 )
 from bot.cli.simulation import wants_progress as _wants_progress
 from bot.numbers import quote
@@ -60,6 +62,9 @@ __all__ = [
 
 RULE_LIMIT = 60
 """The longest ``--rule NAME=VALUE`` that can mean anything."""
+CHUNK_ROUNDS = 100_000
+"""Rounds per worker in each chunk of a run: Ctrl-C loses at most the chunk in progress."""
+INTERRUPTED = 130
 LONG_RUN_HANDS = 1_000_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
 
@@ -204,19 +209,29 @@ def run(args: argparse.Namespace) -> int:
     show, as_bar = wants_progress(args.progress, hands, err)
     progress = Progress(hands, err, bar=as_bar) if show else None
     started = time.monotonic()
+
+    def play(index: int, count: int, _: int, report: Callable[[int], None] | None) -> SimResult:
+        chunk_rules_seed = chunk_seed(seed, index)
+        return run_simulation(
+            rules, strategy, count, chunk_rules_seed, workers=workers, progress=report
+        )
+
     try:
-        result = run_simulation(
-            rules,
-            strategy,
+        outcome = run_in_chunks(
             hands,
-            seed,
-            workers=workers,
-            progress=progress.update if progress is not None else None,
+            CHUNK_ROUNDS * workers,
+            play,
+            SimResult.combine,
+            progress.update if progress is not None else None,
         )
     finally:
         if progress is not None:
             progress.close()
     elapsed = time.monotonic() - started
+    result = outcome.result
+    if result is None:
+        print("felt sim blackjack: interrupted before any rounds finished", file=err)
+        return INTERRUPTED
     if args.json:
         run_setup = {
             "preset": args.rules.strip().lower(),
@@ -225,7 +240,8 @@ def run(args: argparse.Namespace) -> int:
             "seed": seed,
             "workers": workers,
         }
-        print(json.dumps(json_report(result, rules, run_setup)))
+        report = json_report(result, rules, run_setup)
+        print(json.dumps({**report, "interrupted": True} if outcome.interrupted else report))
     else:
         expected = house_edge(rules) if strategy == "basic" else None
         print(
@@ -239,10 +255,18 @@ def run(args: argparse.Namespace) -> int:
                 expected_edge=expected,
             )
         )
-    rate = hands / elapsed if elapsed > 0 else 0.0
+    played = outcome.done
+    rate = played / elapsed if elapsed > 0 else 0.0
     print(
-        f"felt sim blackjack: {hands:,} rounds in {elapsed:.1f}s ({rate:,.0f} rounds/s, "
+        f"felt sim blackjack: {played:,} rounds in {elapsed:.1f}s ({rate:,.0f} rounds/s, "
         f"{workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
         file=err,
     )
+    if outcome.interrupted:
+        print(
+            f"felt sim blackjack: interrupted; the report covers the first {played:,} of "
+            f"{hands:,} rounds",
+            file=err,
+        )
+        return INTERRUPTED
     return 0

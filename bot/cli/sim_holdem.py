@@ -29,9 +29,11 @@ from bot.cli.common import CliError, SubParsers, whole
 from bot.cli.simulation import (
     Progress,
     add_run_options,
+    chunk_seed,
     parse_count,
     parse_seed,
     parse_workers,
+    run_in_chunks,
     wants_progress,
 )
 from bot.numbers import NumberError, quote, read_whole
@@ -47,6 +49,9 @@ from engine.bots.simulate import (
 from engine.errors import EngineError
 
 DEFAULT_SEATS = "smart,random,passive,aggressive,random,passive"
+CHUNK_HANDS = 10_000
+"""Hands per worker in each chunk of a run: Ctrl-C loses at most the chunk in progress."""
+INTERRUPTED = 130
 LONG_RUN_HANDS = 20_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
 _PROGRESS_EVERY = 50
@@ -288,20 +293,36 @@ def run(args: argparse.Namespace) -> int:
     show, as_bar = wants_progress(args.progress, hands, err, long_run=LONG_RUN_HANDS)
     progress = Progress(hands, err, bar=as_bar, unit="hands") if show else None
     started = time.monotonic()
-    try:
-        result = run_simulation(
+
+    def play(
+        index: int, count: int, _: int, report: Callable[[int], None] | None
+    ) -> HoldemSimResult:
+        return run_simulation(
             specs,
-            hands,
-            seed,
+            count,
+            chunk_seed(seed, index),
             blinds=blinds,
             stack=stack,
             workers=workers,
-            progress=progress.update if progress is not None else None,
+            progress=report,
+        )
+
+    try:
+        outcome = run_in_chunks(
+            hands,
+            CHUNK_HANDS * workers,
+            play,
+            HoldemSimResult.combine,
+            progress.update if progress is not None else None,
         )
     finally:
         if progress is not None:
             progress.close()
     elapsed = time.monotonic() - started
+    result = outcome.result
+    if result is None:
+        print("felt sim holdem: interrupted before any hands finished", file=err)
+        return INTERRUPTED
     if args.json:
         setup = {
             "seat_strategies": [spec.label for spec in specs],
@@ -310,13 +331,22 @@ def run(args: argparse.Namespace) -> int:
             "seed": seed,
             "workers": workers,
         }
-        print(json.dumps({**result.summary(), **setup}))
+        extra = {"interrupted": True} if outcome.interrupted else {}
+        print(json.dumps({**result.summary(), **setup, **extra}))
     else:
         print(format_report(result, seed=seed, blinds=blinds, stack=stack, workers=workers))
-    rate = hands / elapsed if elapsed > 0 else 0.0
+    played = outcome.done
+    rate = played / elapsed if elapsed > 0 else 0.0
     print(
-        f"felt sim holdem: {hands:,} hands in {elapsed:.1f}s ({rate:,.0f} hands/s, "
+        f"felt sim holdem: {played:,} hands in {elapsed:.1f}s ({rate:,.0f} hands/s, "
         f"{workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
         file=err,
     )
+    if outcome.interrupted:
+        print(
+            f"felt sim holdem: interrupted; the report covers the first {played:,} of "
+            f"{hands:,} hands",
+            file=err,
+        )
+        return INTERRUPTED
     return 0

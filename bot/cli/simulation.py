@@ -1,12 +1,15 @@
-"""What both simulators' command lines share: counts, seeds, workers and progress on stderr."""
+"""What both simulators' command lines share: counts, seeds, workers, progress on stderr, and
+running in chunks so that Ctrl-C keeps the results finished so far."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import secrets
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Generic, TextIO, TypeVar
 
 from bot.cli.common import seed_value, whole
 
@@ -114,3 +117,53 @@ def wants_progress(
     if flag is True:
         return True, is_tty
     return is_tty or hands >= long_run, is_tty
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunked(Generic[R]):
+    """What a chunked run finished: the combined result (None if not even one chunk), how many
+    units it covers, and whether Ctrl-C stopped the run early."""
+
+    result: R | None
+    done: int
+    interrupted: bool
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """The seed of chunk ``index``: the run's own seed for the first chunk (so a run that fits
+    in one chunk gives what an unchunked run gives), a hash of both after."""
+    if index == 0:
+        return seed
+    digest = hashlib.sha256(f"felt-sim-chunk:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def run_in_chunks(
+    total: int,
+    chunk: int,
+    play: Callable[[int, int, int, Callable[[int], None] | None], R],
+    combine: Callable[[Iterable[R]], R],
+    progress: Callable[[int], None] | None = None,
+) -> Chunked[R]:
+    """Play ``total`` units as ``play(index, count, seed_index, progress)`` chunks of at most
+    ``chunk``, combining the results. Ctrl-C during a chunk drops only that chunk: the chunks
+    finished before it are returned, with ``interrupted`` set, for the caller to report."""
+    counts = [min(chunk, total - start) for start in range(0, total, chunk)]
+    results: list[R] = []
+    try:
+        for index, count in enumerate(counts):
+            offset = sum(counts[:index])
+
+            def report(played: int, offset: int = offset) -> None:
+                if progress is not None:
+                    progress(offset + played)
+
+            results.append(play(index, count, index, report if progress else None))
+    except KeyboardInterrupt:
+        # What finished is what was appended, whenever the interrupt landed.
+        done = sum(counts[: len(results)])
+        return Chunked(combine(results) if results else None, done, True)
+    return Chunked(combine(results), total, False)

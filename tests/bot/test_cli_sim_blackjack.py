@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,7 @@ from bot.cli.sim_blackjack import Progress, parse_count, run_simulation, wants_p
 from engine.blackjack import CASINO, CLASSIC, parallel
 from engine.blackjack.parallel import shares, worker_seed
 
+ROOT = Path(__file__).resolve().parents[2]
 JSON_FIELDS = [
     "hands",
     "house_edge_pct",
@@ -255,3 +259,46 @@ def test_cli_json_holds_everything_needed_to_rerun_it(capsys: pytest.CaptureFixt
     rerun += ["--hands", str(first["rounds"]), "--seed", str(first["seed"])]
     rerun += ["--workers", str(first["workers"]), "--json"]
     assert json.loads(run_cli(capsys, *rerun)[1]) == first
+
+
+def test_run_in_chunks_keeps_the_finished_chunks_when_interrupted() -> None:
+    from bot.cli.simulation import run_in_chunks
+
+    played: list[int] = []
+
+    def play(index: int, count: int, _seed: int, report: object) -> int:
+        if index == 3:
+            raise KeyboardInterrupt
+        played.append(count)
+        return count
+
+    outcome = run_in_chunks(1000, 100, play, sum)
+    assert (outcome.result, outcome.done, outcome.interrupted) == (300, 300, True)
+    whole = run_in_chunks(250, 100, lambda i, count, s, r: count, sum)
+    assert (whole.result, whole.done, whole.interrupted) == (250, 250, False)
+
+
+def test_cli_ctrl_c_prints_the_rounds_finished_so_far(tmp_path: Path) -> None:
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "bot.cli", "sim", "blackjack", "--hands", "100M", "--seed", "3", "--progress"],
+        cwd=str(tmp_path),
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb"},
+        encoding="utf-8",
+        timeout=120,
+    )
+    try:
+        # Wait until the first chunk is done (the bar counts rounds), then press Ctrl-C.
+        child.expect(r"\] +\d+\.\d%  ?(1[1-9]\d|10[1-9]),\d{3}/100,000,000 rounds")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    text = child.before.replace("\r\n", "\n")
+    assert child.exitstatus == 130
+    finished = re.search(r"Blackjack: ([\d,]+) rounds, strategy basic, seed 3", text)
+    assert finished is not None and finished.group(1) in ("100,000", "200,000")
+    assert "House edge:" in text
+    assert f"report covers the first {finished.group(1)} of 100,000,000 rounds" in text
