@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bot.config import FeltConfig
 from storage import (
+    BalanceLimitExceeded,
     DailyAlreadyClaimed,
     DailyClaim,
     DailyDisabled,
@@ -125,6 +126,8 @@ async def claim_daily(storage: Storage) -> DailyResult:
         return DailyResult(None, f"Today's bonus is already claimed; {later}.")
     except DailyDisabled:
         return DailyResult(None, "The daily bonus is turned off.")
+    except BalanceLimitExceeded as error:  # a wallet at the ledger's limit: say so, play on
+        return DailyResult(None, str(error))
     return DailyResult(claim, "")
 
 
