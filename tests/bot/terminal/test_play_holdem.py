@@ -120,3 +120,20 @@ def test_play_holdem_plain_rebuy_adds_what_the_wallet_holds(play: Play, database
     game.finish()
     wallet = read_wallet(database)
     assert wallet.ledger_ok and wallet.at_tables == 0
+
+
+def test_play_holdem_a_hand_won_by_folds_is_not_called_a_showdown(
+    play: Play, database: Path
+) -> None:
+    game = play("holdem", "--seats", "2", "--bots", "passive", "--name", "Ann", "--seed", "5")
+    while game.expect(TURN, RESULT) == 0:  # hand 1: check it down
+        game.send("c")
+    game.expect(TURN)  # hand 2: Ann is the small blind, facing the big blind
+    game.send("f")
+    game.expect(RESULT)
+    game.send("q")
+    game.finish()
+    text = game.text
+    second = text[text.index("Hand #2") : text.index("Hand #3") if "Hand #3" in text else None]
+    assert "Ann folds" in second
+    assert "· Hand over ·" in second and "· Showdown ·" not in second, second
