@@ -158,16 +158,20 @@ def register(subparsers: SubParsers) -> None:
         "felt db export ledger --guild 1 --out ledger.csv",
     )  # fmt: skip
     kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
-    ledger = kinds.add_parser(
-        "ledger", parents=[later], help="a guild's or one member's ledger as CSV"
-    )
+    ledger = _action(
+        kinds, "ledger", [later], "a guild's or one member's ledger as CSV",
+        "Write every ledger row of a guild (or of one member) as CSV, oldest first.",
+        "felt db export ledger --guild 123456789012345678 --member 42 --out alice.csv",
+    )  # fmt: skip
     ledger.add_argument("--guild", type=_ID, required=True, metavar="ID", help="guild id")
     ledger.add_argument("--member", type=_ID, metavar="ID", help="only this member's rows")
     ledger.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     ledger.set_defaults(handler=_export_ledger)
-    sessions = kinds.add_parser(
-        "sessions", parents=[later], help="a table's PokerNow-style session ledger as CSV"
-    )
+    sessions = _action(
+        kinds, "sessions", [later], "a table's PokerNow-style session ledger as CSV",
+        "Write a Hold'em table's sessions (who sat, bought in and cashed out) as CSV.",
+        "felt db export sessions --table 7 --out table7.csv",
+    )  # fmt: skip
     sessions.add_argument("--table", type=_ID, required=True, metavar="ID", help="table id")
     sessions.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     sessions.set_defaults(handler=_export_sessions)
