@@ -28,15 +28,17 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli.common import CliError, SubParsers
+from bot.cli.common import CliError, SubParsers, whole_type
 from bot.cli.signals import Stopped, StopSignals
 from bot.config import TOKEN_ENVIRONMENT_VARIABLE, ConfigError, FeltConfig, load_config
+from bot.numbers import quote, read_whole
 
 if TYPE_CHECKING:
     from storage import RecoveryReport, Storage
 
 _log = logging.getLogger("felt.run")
 
+MAX_SHARD_ID = 65_534
 NO_TOKEN = (
     f"no Discord bot token: set {TOKEN_ENVIRONMENT_VARIABLE} in the environment or put "
     'token = "..." under [discord] in config.toml (see config.example.toml). '
@@ -68,7 +70,7 @@ def register(subparsers: SubParsers) -> None:
     )
     parser.add_argument(
         "--shard-count",
-        type=int,
+        type=whole_type("--shard-count", 0, 65_535),
         default=None,
         metavar="N",
         help="the total number of shards of the deployment (over [discord] shard_count)",
@@ -88,13 +90,13 @@ def shard_ids(text: str) -> tuple[int, ...]:
     try:
         for part in text.split(","):
             first, dash, last = part.strip().partition("-")
-            start, end = int(first), int(last if dash else first)
-            if start < 0 or end < start:
+            start, end = read_whole(first), read_whole(last if dash else first)
+            if start < 0 or end < start or end > MAX_SHARD_ID:  # a bound before range()
                 raise ValueError(part)
             ids.update(range(start, end + 1))
-    except ValueError:
+    except ValueError:  # NumberError included: bot.numbers reads every number typed
         raise argparse.ArgumentTypeError(
-            f"shard ids are numbers and ranges such as 0-3 or 0,2,4, not {text!r}"
+            f"shard ids are numbers and ranges such as 0-3 or 0,2,4, not {quote(text)}"
         ) from None
     return tuple(sorted(ids))
 

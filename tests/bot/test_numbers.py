@@ -115,3 +115,24 @@ def test_discord_raise_modal_reads_through_the_one_parser(text: str) -> None:
         if text.strip().lower() not in ALL_IN_WORDS | MIN_WORDS:
             assert read_whole(text) == amount
     assert len(message) < 150  # says what fits; quotes at most 20 characters
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--shard-ids", "²"], "not '²'"),
+        (["--shard-ids", "0-99999999999999999"], "shard ids are numbers and ranges"),
+        (["--shard-count", "²"], "--shard-count: must be a whole number from 0 to 65,535"),
+        (["--shard-count", "9" * 10_000], "(10,000 characters)"),
+    ],
+)
+def test_felt_run_shard_options_read_through_the_one_parser(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    from bot.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["run", *arguments])
+    assert exited.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert message in last and len(last) < 250
