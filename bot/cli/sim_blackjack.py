@@ -21,7 +21,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, TextIO
 
-from bot.cli.common import CliError, SubParsers
+from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option
 from bot.cli.simulation import (
     MAX_WORKERS,
     Progress,
@@ -109,7 +109,7 @@ def register(subparsers: SubParsers) -> None:
         metavar="N",
         help="rounds to play, e.g. 1000000, 1_000_000, 5M (default: 100000)",
     )
-    parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: random)")
+    add_seed_option(parser, f"{SEED_HELP} (default: a random seed, printed)")
     add_run_options(parser)
     parser.set_defaults(handler=run)
 

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.cli.common import CliError, SubParsers, whole
+from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option, whole
 from bot.cli.simulation import (
     Progress,
     add_run_options,
@@ -81,7 +81,7 @@ def register(subparsers: SubParsers) -> None:
         metavar="N",
         help="hands to play, e.g. 20000, 20_000, 20k (default: 10000)",
     )
-    parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: random)")
+    add_seed_option(parser, f"{SEED_HELP} (default: a random seed, printed)")
     parser.add_argument(
         "--blinds", default="1/2", metavar="SB/BB", help="small/big blind (default: 1/2)"
     )

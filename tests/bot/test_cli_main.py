@@ -4,6 +4,7 @@ for every command, and usage errors cut short."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +54,36 @@ def test_a_usage_error_quotes_at_most_a_short_piece_of_the_input(
     assert exited.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err[-1]) <= 320
+
+
+@pytest.mark.parametrize("seed", ["-1", "x", "²", "9" * 3000, "9223372036854775808"])
+def test_seed_has_one_meaning_and_one_refusal_in_every_command(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    seed: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    refusals = set()
+    for command in (
+        ["sim", "blackjack", "--hands", "10"],
+        ["sim", "holdem", "--hands", "10"],
+        ["play", "holdem"],
+        ["play", "blackjack"],
+    ):
+        assert main([*command, "--seed", seed]) == 2
+        line = capsys.readouterr().err.strip()
+        refusals.add(line.split(": ", 1)[1])
+    assert len(refusals) == 1
+    assert refusals.pop().startswith("--seed must be a whole number from 0 to 9,223,372")
+    assert not (tmp_path / "felt.db").exists()
+
+
+def test_seed_help_is_the_same_option_everywhere() -> None:
+    helps = {
+        path: next(a.help for a in parser._actions if "--seed" in a.option_strings)
+        for path, parser in _commands(build_parser())
+        if any("--seed" in a.option_strings for a in parser._actions)
+    }
+    assert {("sim", "blackjack"), ("sim", "holdem"), ("play", "holdem")} <= set(helps)
+    assert all(str(text).startswith("shuffle seed from 0 to") for text in helps.values())
