@@ -263,7 +263,7 @@ async def play_blackjack(
     table = _table(storage, settings, screen, scheduler, options.seed, guild_id, shoe)
     session = _BlackjackSession(table, screen, storage, options, shoe)
     try:
-        console.print(blackjack_help(settings.rules), style="dim")
+        console.print(f"In a round: {blackjack_help(settings.rules)}", style="dim")
         session.ask_for_bet()
         inbox.start_reading()
         code = await session.run(inbox)

@@ -313,3 +313,20 @@ def test_a_postgresql_url_without_the_driver_says_how_to_install_it(
     assert len(err) == 1
     assert "PostgreSQL needs the psycopg driver" in err[0]
     assert "pip install 'felt[postgres]'" in err[0]
+
+
+def test_a_read_only_sqlite_storage_reads_and_refuses_every_write(tmp_path: Path) -> None:
+    database = tmp_path / "felt.db"
+    populate(database)
+    before = database.read_bytes()
+
+    async def run() -> None:
+        from storage import DatabaseProblem
+
+        async with await Storage.open(database, read_only=True) as storage:
+            assert (await storage.check()).ok
+            with pytest.raises(DatabaseProblem):
+                await storage.ensure_account(GUILD, 99)
+
+    asyncio.run(run())
+    assert database.read_bytes() == before
