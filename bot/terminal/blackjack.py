@@ -292,6 +292,10 @@ async def auto_round(
     screen.quiet = True
     shoe = _shoe(settings, options.seed)
     table = _table(storage, settings, screen, scheduler, options.seed, guild_id, shoe)
+    # Ctrl-C does not cancel a round that is being played: it finishes (by itself, at once)
+    # and is settled; the exit status then says it was interrupted.
+    inbox = Inbox()
+    inbox.catch_interrupts()
     try:
         try:
             await table.bet(LOCAL_USER_ID, options.name, options.bet)
@@ -308,8 +312,9 @@ async def auto_round(
                 console.print(advice_line(advice))
                 await table.act(LOCAL_USER_ID, turn.round_id, turn.step, advice.action)
         await show_finish(screen, screen.finished, storage, options.dealer_delay)
-        return 0
+        return INTERRUPTED if inbox.pending() else 0
     finally:
+        inbox.stop_catching()
         await table.suspend("the terminal session ended")
         await scheduler.drain()
 

@@ -48,6 +48,11 @@ class Inbox:
         """The next item, waiting for one."""
         return await self._queue.get()
 
+    def pending(self) -> bool:
+        """Whether anything arrived that nobody took yet (a Ctrl-C, for a session that only
+        looks at the end)."""
+        return not self._queue.empty()
+
     def start_reading(self) -> None:
         """Read standard input from now on."""
         LineReader(self.post).start()
