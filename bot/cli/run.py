@@ -28,7 +28,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli.common import CliError, SubParsers, whole_type
+from bot.cli.common import CliError, SubParsers
 from bot.cli.signals import Stopped, StopSignals
 from bot.config import TOKEN_ENVIRONMENT_VARIABLE, ConfigError, FeltConfig, load_config
 from bot.numbers import quote, read_whole
@@ -70,7 +70,7 @@ def register(subparsers: SubParsers) -> None:
     )
     parser.add_argument(
         "--shard-count",
-        type=whole_type("--shard-count", 0, 65_535),
+        type=shard_count,
         default=None,
         metavar="N",
         help="the total number of shards of the deployment (over [discord] shard_count)",
@@ -82,6 +82,18 @@ def register(subparsers: SubParsers) -> None:
         "expires instead of refusing to start",
     )
     parser.set_defaults(handler=handle)
+
+
+def shard_count(text: str) -> int:
+    """A whole number (bot.numbers); a negative one is refused by ``with_shards`` as for the
+    config key, a huge one here."""
+    try:
+        count = read_whole(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {quote(text)}") from None
+    if count > MAX_SHARD_ID + 1:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SHARD_ID + 1:,}, not {quote(text)}")
+    return count
 
 
 def shard_ids(text: str) -> tuple[int, ...]:

@@ -122,7 +122,8 @@ def test_discord_raise_modal_reads_through_the_one_parser(text: str) -> None:
     [
         (["--shard-ids", "²"], "not '²'"),
         (["--shard-ids", "0-99999999999999999"], "shard ids are numbers and ranges"),
-        (["--shard-count", "²"], "--shard-count: must be a whole number from 0 to 65,535"),
+        (["--shard-count", "²"], "--shard-count: not a whole number: '²'"),
+        (["--shard-count", "65537"], "--shard-count: at most 65,535, not '65537'"),
         (["--shard-count", "9" * 10_000], "(10,000 characters)"),
     ],
 )
