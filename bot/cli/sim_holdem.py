@@ -49,8 +49,9 @@ from engine.bots.simulate import (
 from engine.errors import EngineError
 
 DEFAULT_SEATS = "smart,random,passive,aggressive,random,passive"
-CHUNK_HANDS = 10_000
-"""Hands per worker in each chunk of a run: Ctrl-C loses at most the chunk in progress."""
+CHUNK_HANDS = 20_000
+"""Hands per worker in each chunk of a run: Ctrl-C loses at most the chunk in progress. Each
+chunk starts the bots' opponent statistics afresh, as each worker does, so chunks are long."""
 INTERRUPTED = 130
 LONG_RUN_HANDS = 20_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
