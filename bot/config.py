@@ -17,7 +17,6 @@ committed or shared without a secret in it.
 
 from __future__ import annotations
 
-import difflib
 import enum
 import importlib.util
 import os
@@ -28,6 +27,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.config_values import ConfigError as ConfigError  # noqa: PLC0414 (re-exported)
+from bot.config_values import coerce, meta, show, suggest
+from bot.config_values import describe_type as describe_type  # noqa: PLC0414
 from bot.holdem.errors import TableSettingsError
 from bot.holdem.settings import (
     MAX_BLIND,
@@ -59,10 +61,6 @@ DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 
-class ConfigError(Exception):
-    """A configuration that cannot be used; the message is one line naming the key at fault."""
-
-
 class SyncMode(enum.StrEnum):
     """When `felt run` pushes the application commands to Discord."""
 
@@ -91,25 +89,6 @@ class LogLevel(enum.StrEnum):
     WARNING = "WARNING"
     ERROR = "ERROR"
     CRITICAL = "CRITICAL"
-
-
-def meta(
-    doc: str,
-    *,
-    minimum: float | None = None,
-    maximum: float | None = None,
-    non_empty: bool = False,
-    choices: tuple[str, ...] = (),
-) -> dict[str, Any]:
-    """A key's metadata: what it does, the range a number (or each list item) must lie in, and
-    the values a string may take."""
-    return {
-        "doc": doc,
-        "minimum": minimum,
-        "maximum": maximum,
-        "non_empty": non_empty,
-        "choices": choices,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,9 +333,9 @@ def parse_config(table: Mapping[str, Any], *, source: str = "config") -> FeltCon
     for name, value in table.items():
         section_type = SECTIONS.get(name)
         if section_type is None:
-            raise ConfigError(f"{source}: unknown section [{name}]{_suggest(name, SECTIONS)}")
+            raise ConfigError(f"{source}: unknown section [{name}]{suggest(name, SECTIONS)}")
         if not isinstance(value, dict):
-            raise ConfigError(f"{source}: [{name}] must be a table of keys, got {_show(value)}")
+            raise ConfigError(f"{source}: [{name}] must be a table of keys, got {show(value)}")
         sections[name] = _parse_section(section_type, name, value, source)
     config = FeltConfig(**sections)
     _check_consistency(config, source)
@@ -382,104 +361,9 @@ def _parse_section(
     for key, value in values.items():
         item = known.get(key)
         if item is None:
-            raise ConfigError(f"{source}: unknown key [{section}] {key}{_suggest(key, known)}")
-        arguments[key] = _coerce(hints[key], value, item.metadata, f"{source}: [{section}] {key}")
+            raise ConfigError(f"{source}: unknown key [{section}] {key}{suggest(key, known)}")
+        arguments[key] = coerce(hints[key], value, item.metadata, f"{source}: [{section}] {key}")
     return section_type(**arguments)
-
-
-def _coerce(annotation: Any, value: Any, metadata: Mapping[str, Any], where: str) -> Any:
-    expected = describe_type(annotation, metadata)
-    origin = typing.get_origin(annotation)
-    if origin is tuple:
-        (item_type, _ellipsis) = typing.get_args(annotation)
-        wrong = ConfigError(f"{where} must be {expected}, got {_show(value)}")
-        if not isinstance(value, list):
-            raise wrong
-        return tuple(_coerce_scalar(item_type, item, metadata, wrong) for item in value)
-    return _coerce_scalar(
-        annotation, value, metadata, ConfigError(f"{where} must be {expected}, got {_show(value)}")
-    )
-
-
-def _coerce_scalar(
-    annotation: Any, value: Any, metadata: Mapping[str, Any], wrong: ConfigError
-) -> Any:
-    result: Any
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        if not isinstance(value, str):
-            raise wrong
-        matches = [member for member in annotation if member.value.lower() == value.lower()]
-        if not matches:
-            raise wrong
-        return matches[0]
-    if annotation is bool:
-        if not isinstance(value, bool):
-            raise wrong
-        return value
-    if annotation is int:
-        # TOML booleans are not numbers, whatever Python thinks.
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise wrong
-        result = value
-    elif annotation is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise wrong
-        result = float(value)
-    elif annotation is str:
-        if not isinstance(value, str):
-            raise wrong
-        if metadata.get("non_empty") and not value.strip():
-            raise wrong
-        choices = metadata.get("choices") or ()
-        if choices and value.strip().lower() not in choices:
-            raise wrong
-        return value.strip().lower() if choices else value
-    else:  # pragma: no cover - a schema bug, not a user error
-        raise TypeError(f"unsupported config type {annotation!r}")
-    minimum, maximum = metadata.get("minimum"), metadata.get("maximum")
-    if (minimum is not None and result < minimum) or (maximum is not None and result > maximum):
-        raise wrong
-    return result
-
-
-def describe_type(annotation: Any, metadata: Mapping[str, Any]) -> str:
-    """The expected type in words, as the error messages and the example file say it."""
-    if typing.get_origin(annotation) is tuple:
-        (item_type, _ellipsis) = typing.get_args(annotation)
-        plural = {int: "integers", float: "numbers", str: "strings"}[item_type]
-        bounds = _range(metadata)
-        return f"a list of {plural}, each {bounds}" if bounds else f"a list of {plural}"
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return "one of " + ", ".join(f'"{member.value}"' for member in annotation)
-    if annotation is bool:
-        return "true or false"
-    if annotation is str:
-        if metadata.get("choices"):
-            return "one of " + ", ".join(f'"{choice}"' for choice in metadata["choices"])
-        return "a non-empty string" if metadata.get("non_empty") else "a string"
-    noun = {int: "an integer", float: "a number"}[annotation]
-    bounds = _range(metadata)
-    if bounds.startswith("at least"):
-        return f"{noun} of {bounds}"
-    return f"{noun} {bounds}" if bounds else noun
-
-
-def _range(metadata: Mapping[str, Any]) -> str:
-    minimum, maximum = metadata.get("minimum"), metadata.get("maximum")
-    if minimum is not None and maximum is not None:
-        return f"from {_number(minimum)} to {_number(maximum)}"
-    if maximum is not None:
-        return f"at most {_number(maximum)}"
-    if minimum is not None:
-        return f"at least {_number(minimum)}"
-    return ""
-
-
-def _number(value: float) -> str:
-    if float(value).is_integer():
-        whole = int(value)
-        return f"{whole:,}" if whole >= 100_000 else str(whole)
-    return str(value)
 
 
 def _check_consistency(config: FeltConfig, source: str) -> None:
@@ -543,27 +427,6 @@ def _table_problems(holdem: HoldemConfig) -> list[str]:
     except TableSettingsError as error:
         return [f"[holdem] cannot make a table: {error}"]
     return []
-
-
-def _show(value: Any) -> str:
-    """A TOML value the way the user wrote it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        shown = value if len(value) <= 100 else f"{value[:100]}… ({len(value):,} characters)"
-        return f'"{shown}"'
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "a table"
-    return str(value)
-
-
-def _suggest(name: str, known: Mapping[str, Any]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    if close:
-        return f" (did you mean {close[0]}?)"
-    return " (known: " + ", ".join(known) + ")"
 
 
 def iter_settings() -> list[tuple[str, str, Any, str, str]]:
