@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import sys
-import time
 from collections.abc import Callable
 from enum import Enum
 from typing import Any, TextIO
@@ -25,12 +23,15 @@ from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option
 from bot.cli.simulation import (
     MAX_WORKERS,
     Progress,
+    RunShape,
     add_run_options,
     chunk_seed,
+    finish_run,
+    nothing_finished,
     parse_count,
     parse_seed,
     parse_workers,
-    run_in_chunks,
+    run_with_progress,
 )
 from bot.cli.simulation import wants_progress as _wants_progress
 from bot.numbers import quote
@@ -64,9 +65,9 @@ RULE_LIMIT = 60
 """The longest ``--rule NAME=VALUE`` that can mean anything."""
 CHUNK_ROUNDS = 100_000
 """Rounds per worker in each chunk of a run: Ctrl-C loses at most the chunk in progress."""
-INTERRUPTED = 130
 LONG_RUN_HANDS = 1_000_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
+SHAPE = RunShape("blackjack", "rounds", CHUNK_ROUNDS, LONG_RUN_HANDS)
 
 
 def wants_progress(flag: bool | None, hands: int, stream: TextIO) -> tuple[bool, bool]:
@@ -206,32 +207,18 @@ def run(args: argparse.Namespace) -> int:
     err = sys.stderr
     if chosen:
         print(f"felt sim blackjack: no --seed given, using --seed {seed}", file=err)
-    show, as_bar = wants_progress(args.progress, hands, err)
-    progress = Progress(hands, err, bar=as_bar) if show else None
-    started = time.monotonic()
 
     def play(index: int, count: int, _: int, report: Callable[[int], None] | None) -> SimResult:
-        chunk_rules_seed = chunk_seed(seed, index)
         return run_simulation(
-            rules, strategy, count, chunk_rules_seed, workers=workers, progress=report
+            rules, strategy, count, chunk_seed(seed, index), workers=workers, progress=report
         )
 
-    try:
-        outcome = run_in_chunks(
-            hands,
-            CHUNK_ROUNDS * workers,
-            play,
-            SimResult.combine,
-            progress.update if progress is not None else None,
-        )
-    finally:
-        if progress is not None:
-            progress.close()
-    elapsed = time.monotonic() - started
+    outcome, elapsed = run_with_progress(
+        SHAPE, hands, workers, args.progress, play, SimResult.combine, err
+    )
     result = outcome.result
     if result is None:
-        print("felt sim blackjack: interrupted before any rounds finished", file=err)
-        return INTERRUPTED
+        return nothing_finished(SHAPE, err)
     if args.json:
         run_setup = {
             "preset": args.rules.strip().lower(),
@@ -255,18 +242,4 @@ def run(args: argparse.Namespace) -> int:
                 expected_edge=expected,
             )
         )
-    played = outcome.done
-    rate = played / elapsed if elapsed > 0 else 0.0
-    print(
-        f"felt sim blackjack: {played:,} rounds in {elapsed:.1f}s ({rate:,.0f} rounds/s, "
-        f"{workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
-        file=err,
-    )
-    if outcome.interrupted:
-        print(
-            f"felt sim blackjack: interrupted; the report covers the first {played:,} of "
-            f"{hands:,} rounds",
-            file=err,
-        )
-        return INTERRUPTED
-    return 0
+    return finish_run(SHAPE, outcome, hands, elapsed, workers, err)

@@ -18,23 +18,22 @@ import argparse
 import hashlib
 import json
 import multiprocessing
-import os
 import queue
 import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option, whole
 from bot.cli.simulation import (
-    Progress,
+    RunShape,
     add_run_options,
     chunk_seed,
+    finish_run,
+    nothing_finished,
     parse_count,
     parse_seed,
     parse_workers,
-    run_in_chunks,
-    wants_progress,
+    run_with_progress,
 )
 from bot.numbers import NumberError, quote, read_whole
 from engine.blackjack.parallel import shares
@@ -52,9 +51,9 @@ DEFAULT_SEATS = "smart,random,passive,aggressive,random,passive"
 CHUNK_HANDS = 20_000
 """Hands per worker in each chunk of a run: Ctrl-C loses at most the chunk in progress. Each
 chunk starts the bots' opponent statistics afresh, as each worker does, so chunks are long."""
-INTERRUPTED = 130
 LONG_RUN_HANDS = 20_000
 """Runs at least this long report progress on stderr even when it is not a terminal."""
+SHAPE = RunShape("holdem", "hands", CHUNK_HANDS, LONG_RUN_HANDS)
 _PROGRESS_EVERY = 50
 
 
@@ -291,39 +290,22 @@ def run(args: argparse.Namespace) -> int:
     err = sys.stderr
     if chosen:
         print(f"felt sim holdem: no --seed given, using --seed {seed}", file=err)
-    show, as_bar = wants_progress(args.progress, hands, err, long_run=LONG_RUN_HANDS)
-    progress = Progress(hands, err, bar=as_bar, unit="hands") if show else None
-    started = time.monotonic()
 
     def play(
         index: int, count: int, _: int, report: Callable[[int], None] | None
     ) -> HoldemSimResult:
+        seed_of_chunk = chunk_seed(seed, index)
         return run_simulation(
-            specs,
-            count,
-            chunk_seed(seed, index),
-            blinds=blinds,
-            stack=stack,
-            workers=workers,
+            specs, count, seed_of_chunk, blinds=blinds, stack=stack, workers=workers,
             progress=report,
-        )
+        )  # fmt: skip
 
-    try:
-        outcome = run_in_chunks(
-            hands,
-            CHUNK_HANDS * workers,
-            play,
-            HoldemSimResult.combine,
-            progress.update if progress is not None else None,
-        )
-    finally:
-        if progress is not None:
-            progress.close()
-    elapsed = time.monotonic() - started
+    outcome, elapsed = run_with_progress(
+        SHAPE, hands, workers, args.progress, play, HoldemSimResult.combine, err
+    )
     result = outcome.result
     if result is None:
-        print("felt sim holdem: interrupted before any hands finished", file=err)
-        return INTERRUPTED
+        return nothing_finished(SHAPE, err)
     if args.json:
         setup = {
             "seat_strategies": [spec.label for spec in specs],
@@ -336,18 +318,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**result.summary(), **setup, **extra}))
     else:
         print(format_report(result, seed=seed, blinds=blinds, stack=stack, workers=workers))
-    played = outcome.done
-    rate = played / elapsed if elapsed > 0 else 0.0
-    print(
-        f"felt sim holdem: {played:,} hands in {elapsed:.1f}s ({rate:,.0f} hands/s, "
-        f"{workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
-        file=err,
-    )
-    if outcome.interrupted:
-        print(
-            f"felt sim holdem: interrupted; the report covers the first {played:,} of "
-            f"{hands:,} hands",
-            file=err,
-        )
-        return INTERRUPTED
-    return 0
+    return finish_run(SHAPE, outcome, hands, elapsed, workers, err)

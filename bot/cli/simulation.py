@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -14,6 +15,8 @@ from typing import Generic, TextIO, TypeVar
 from bot.cli.common import seed_value, whole
 
 MAX_WORKERS = 64
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (the shell's convention for SIGINT)."""
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -167,3 +170,71 @@ def run_in_chunks(
         done = sum(counts[: len(results)])
         return Chunked(combine(results) if results else None, done, True)
     return Chunked(combine(results), total, False)
+
+
+@dataclass(frozen=True, slots=True)
+class RunShape:
+    """What the chunked run of one simulator looks like on stderr."""
+
+    name: str
+    """``"blackjack"`` or ``"holdem"``: messages start ``felt sim NAME:``."""
+    unit: str
+    """``"rounds"`` or ``"hands"``."""
+    chunk: int
+    """Units per worker in a chunk."""
+    long_run: int
+    """Runs this long show progress even when stderr is not a terminal."""
+
+
+def run_with_progress(
+    shape: RunShape,
+    total: int,
+    workers: int,
+    flag: bool | None,
+    play: Callable[[int, int, int, Callable[[int], None] | None], R],
+    combine: Callable[[Iterable[R]], R],
+    err: TextIO,
+) -> tuple[Chunked[R], float]:
+    """Run in chunks with progress on ``err``; the outcome and the seconds it took."""
+    show, as_bar = wants_progress(flag, total, err, long_run=shape.long_run)
+    progress = Progress(total, err, bar=as_bar, unit=shape.unit) if show else None
+    started = time.monotonic()
+    try:
+        outcome = run_in_chunks(
+            total,
+            shape.chunk * workers,
+            play,
+            combine,
+            progress.update if progress is not None else None,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    return outcome, time.monotonic() - started
+
+
+def finish_run(
+    shape: RunShape, outcome: Chunked[R], total: int, elapsed: float, workers: int, err: TextIO
+) -> int:
+    """The timing line on ``err`` (and what an interruption left out); the exit status."""
+    played = outcome.done
+    rate = played / elapsed if elapsed > 0 else 0.0
+    print(
+        f"felt sim {shape.name}: {played:,} {shape.unit} in {elapsed:.1f}s ({rate:,.0f} "
+        f"{shape.unit}/s, {workers} worker{'s' if workers > 1 else ''}, {os.cpu_count()} CPUs)",
+        file=err,
+    )
+    if not outcome.interrupted:
+        return 0
+    print(
+        f"felt sim {shape.name}: interrupted; the report covers the first {played:,} of "
+        f"{total:,} {shape.unit}",
+        file=err,
+    )
+    return INTERRUPTED
+
+
+def nothing_finished(shape: RunShape, err: TextIO) -> int:
+    """Ctrl-C before the first chunk finished: nothing to report."""
+    print(f"felt sim {shape.name}: interrupted before any {shape.unit} finished", file=err)
+    return INTERRUPTED

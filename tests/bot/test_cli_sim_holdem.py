@@ -9,7 +9,8 @@ import pytest
 
 from bot.cli import main
 from bot.cli.common import CliError
-from bot.cli.sim_holdem import Progress, parse_blinds, parse_seat_list, parse_stack
+from bot.cli.sim_holdem import parse_blinds, parse_seat_list, parse_stack
+from bot.cli.simulation import Progress
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
