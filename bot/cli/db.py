@@ -152,6 +152,44 @@ def register(subparsers: SubParsers) -> None:
     )  # fmt: skip
     check.set_defaults(handler=_check)
 
+    _register_export(actions, later)
+    _register_grant(actions, later)
+    copy = _action(
+        actions, "copy", [],
+        "copy a whole database into an empty one (SQLite to PostgreSQL)",
+        "Copy every row of a Felt database, ids included, into an empty database "
+        "(migrating it first), then compare both sides and run check on each. Stop the bot "
+        "first.",
+        "felt db copy --from sqlite:///felt.db --to postgresql://felt@localhost/felt",
+    )  # fmt: skip
+    copy.add_argument(
+        "--from", dest="source", required=True, metavar="PATH|URL", help="the database to copy"
+    )
+    copy.add_argument(
+        "--to", dest="target", required=True, metavar="URL|PATH", help="an empty database"
+    )
+    copy.set_defaults(handler=_copy)
+    db_instances.register(actions, later)
+
+
+def _register_grant(actions: SubParsers, later: argparse.ArgumentParser) -> None:
+    """``felt db grant AMOUNT``."""
+    grant = _action(
+        actions, "grant", [later], "add chips to a wallet (an admin grant, in the ledger)",
+        "Mint chips into a wallet as an admin grant, recorded in the ledger like /admin grant. "
+        "Without --guild and --member: the `felt play` wallet (for a player who is out of chips).",
+        "felt db grant 500 --db felt.db",
+    )  # fmt: skip
+    grant.add_argument(
+        "amount", type=whole_type("AMOUNT", 1, MAX_CHIPS), metavar="AMOUNT", help="chips to add"
+    )
+    grant.add_argument("--guild", type=_ID, default=LOCAL_ID, metavar="ID", help="guild id")
+    grant.add_argument("--member", type=_ID, default=LOCAL_ID, metavar="ID", help="member id")
+    grant.set_defaults(handler=_grant)
+
+
+def _register_export(actions: SubParsers, later: argparse.ArgumentParser) -> None:
+    """``felt db export ledger|sessions``."""
     export = _action(
         actions, "export", [later], "write CSV exports",
         "Write a ledger or a table's sessions as CSV (read-only).",
@@ -175,36 +213,6 @@ def register(subparsers: SubParsers) -> None:
     sessions.add_argument("--table", type=_ID, required=True, metavar="ID", help="table id")
     sessions.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     sessions.set_defaults(handler=_export_sessions)
-
-    grant = _action(
-        actions, "grant", [later], "add chips to a wallet (an admin grant, in the ledger)",
-        "Mint chips into a wallet as an admin grant, recorded in the ledger like /admin grant. "
-        "Without --guild and --member: the `felt play` wallet (for a player who is out of chips).",
-        "felt db grant 500 --db felt.db",
-    )  # fmt: skip
-    grant.add_argument(
-        "amount", type=whole_type("AMOUNT", 1, MAX_CHIPS), metavar="AMOUNT", help="chips to add"
-    )
-    grant.add_argument("--guild", type=_ID, default=LOCAL_ID, metavar="ID", help="guild id")
-    grant.add_argument("--member", type=_ID, default=LOCAL_ID, metavar="ID", help="member id")
-    grant.set_defaults(handler=_grant)
-
-    copy = _action(
-        actions, "copy", [],
-        "copy a whole database into an empty one (SQLite to PostgreSQL)",
-        "Copy every row of a Felt database, ids included, into an empty database "
-        "(migrating it first), then compare both sides and run check on each. Stop the bot "
-        "first.",
-        "felt db copy --from sqlite:///felt.db --to postgresql://felt@localhost/felt",
-    )  # fmt: skip
-    copy.add_argument(
-        "--from", dest="source", required=True, metavar="PATH|URL", help="the database to copy"
-    )
-    copy.add_argument(
-        "--to", dest="target", required=True, metavar="URL|PATH", help="an empty database"
-    )
-    copy.set_defaults(handler=_copy)
-    db_instances.register(actions, db_option)
 
 
 def _run(coroutine: Awaitable[T]) -> T:

@@ -29,9 +29,9 @@ def register(actions: Any, db_option: argparse.ArgumentParser) -> None:
 
 
 def _instances(args: argparse.Namespace) -> int:
-    from bot.cli.db import _shown, database  # noqa: PLC0415 (db imports this module)
+    from bot.cli.db import _shown, locate_database  # noqa: PLC0415 (db imports this module)
 
-    target = database(args.db)
+    target = locate_database(args.db, args.config)  # as `felt run` finds it
     try:
         reports = asyncio.run(_read(target))
     except StorageError as error:

@@ -59,6 +59,12 @@ def register(subparsers: SubParsers) -> None:
         "wallet, never your real one)",
     )
 
+    _register_holdem(games, game)
+    _register_blackjack(games, game)
+
+
+def _register_holdem(games: SubParsers, game: argparse.ArgumentParser) -> None:
+    """``felt play holdem``."""
     holdem = games.add_parser(
         "holdem",
         parents=[game],
@@ -79,6 +85,9 @@ def register(subparsers: SubParsers) -> None:
     holdem.add_argument("--buy-in", metavar="N", help="chips to sit down with")
     holdem.set_defaults(handler=_holdem)
 
+
+def _register_blackjack(games: SubParsers, game: argparse.ArgumentParser) -> None:
+    """``felt play blackjack``."""
     blackjack = games.add_parser(
         "blackjack",
         parents=[game],

@@ -59,23 +59,7 @@ def wallet_command(args: argparse.Namespace) -> int:
 def holdem_command(args: argparse.Namespace) -> int:
     """`felt play holdem`."""
     config = _config(args.config)
-    seats_given = args.seats is not None
-    seats = _whole(args.seats, "--seats", MIN_SEATS, MAX_SEATS) if seats_given else DEFAULT_SEATS
-    if args.bots is not None:
-        try:
-            strategies = parse_strategies(args.bots)
-        except UnknownBotError as error:
-            raise CliError(str(error)) from None
-        if not seats_given:
-            seats = max(seats, min(MAX_SEATS, len(strategies) + 1))
-        if len(strategies) == 1:  # `--bots random`: that strategy in every other chair
-            strategies *= seats - 1
-        if len(strategies) > seats - 1:
-            raise CliError(
-                f"{seats} seats leave room for {seats - 1} bots, but --bots names {len(strategies)}"
-            )
-    else:
-        strategies = (DEFAULT_STRATEGY,) * (seats - 1)
+    seats, strategies = _seats_and_bots(args.seats, args.bots)
     base = config.holdem
     fast = bool(args.fast)
     delay = 0.0 if fast else _delay(args.delay, base.bot_delay_seconds)
@@ -118,6 +102,29 @@ def holdem_command(args: argparse.Namespace) -> int:
         return await play_holdem(storage, settings, chosen, console, guild_id=guild_id)
 
     return _run(args, config, play, guild_id)
+
+
+def _seats_and_bots(seats_text: str | None, bots_text: str | None) -> tuple[int, tuple[str, ...]]:
+    """``--seats`` and ``--bots`` checked together: the chairs, and a strategy per bot."""
+    seats_given = seats_text is not None
+    seats = (
+        DEFAULT_SEATS if seats_text is None else _whole(seats_text, "--seats", MIN_SEATS, MAX_SEATS)
+    )
+    if bots_text is None:
+        return seats, (DEFAULT_STRATEGY,) * (seats - 1)
+    try:
+        strategies = parse_strategies(bots_text)
+    except UnknownBotError as error:
+        raise CliError(str(error)) from None
+    if not seats_given:
+        seats = max(seats, min(MAX_SEATS, len(strategies) + 1))
+    if len(strategies) == 1:  # `--bots random`: that strategy in every other chair
+        strategies *= seats - 1
+    if len(strategies) > seats - 1:
+        raise CliError(
+            f"{seats} seats leave room for {seats - 1} bots, but --bots names {len(strategies)}"
+        )
+    return seats, strategies
 
 
 def blackjack_command(args: argparse.Namespace) -> int:
