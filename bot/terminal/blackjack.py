@@ -51,7 +51,13 @@ from bot.terminal.lines import EndOfInput, Line
 from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import Inbox, Interrupted
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
-from bot.terminal.wallet import BLACKJACK_CHANNEL_ID, LOCAL_GUILD_ID, LOCAL_USER_ID, balance
+from bot.terminal.wallet import (
+    BLACKJACK_CHANNEL_ID,
+    LOCAL_GUILD_ID,
+    LOCAL_USER_ID,
+    balance,
+    channel_of,
+)
 from engine.blackjack import Action, Phase, Rules, Shoe
 from engine.blackjack.strategy import Advice
 from engine.cards import Card
@@ -353,7 +359,7 @@ def _table(
     return BlackjackTable(
         storage=storage,
         guild_id=guild_id,
-        channel_id=BLACKJACK_CHANNEL_ID,
+        channel_id=channel_of(BLACKJACK_CHANNEL_ID, guild_id),
         name=TABLE_NAME,
         settings=settings,
         scheduler=scheduler,

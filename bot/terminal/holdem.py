@@ -37,7 +37,7 @@ from bot.terminal.lines import EndOfInput, Line
 from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import HurryingScheduler, Inbox, Interrupted
 from bot.terminal.style import chips
-from bot.terminal.wallet import HOLDEM_CHANNEL_ID, LOCAL_USER_ID, balance
+from bot.terminal.wallet import HOLDEM_CHANNEL_ID, LOCAL_USER_ID, balance, channel_of
 from engine.holdem import Check, Fold
 from storage import Storage
 
@@ -75,7 +75,7 @@ async def play_holdem(
     table = await HoldemTable.create(
         storage=storage,
         guild_id=guild_id,
-        channel_id=HOLDEM_CHANNEL_ID,
+        channel_id=channel_of(HOLDEM_CHANNEL_ID, guild_id),
         host_user_id=LOCAL_USER_ID,
         name=TABLE_NAME,
         settings=settings,

@@ -90,7 +90,7 @@ class HoldemScreen:
                 else:
                     self.console.print(text)
             case StreetDealt(street=street, board=board, pot=pot):
-                line = Text(f"{street}: ", style="bold").append(cards_text(board))
+                line = Text(f"{street.label}: ", style="bold").append(cards_text(board))
                 self.console.print(line.append(f"   pot {chips(pot)}", style="yellow"))
             case HandsTabled():
                 self._show_tabled(event)

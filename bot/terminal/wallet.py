@@ -34,6 +34,15 @@ LOCAL_USER_ID = 1
 """The terminal player's member id."""
 PRACTICE_GUILD_ID = 2
 """The guild of the practice wallet that seeded games play from."""
+PRACTICE_CHANNEL_OFFSET = 10
+"""Practice tables sit in channels of their own (keys derived from a channel never meet)."""
+
+
+def channel_of(channel_id: int, guild_id: int) -> int:
+    """The terminal's channel for a game in ``guild_id`` (the practice guild has its own)."""
+    return channel_id + (PRACTICE_CHANNEL_OFFSET if guild_id == PRACTICE_GUILD_ID else 0)
+
+
 HOLDEM_CHANNEL_ID = 1
 BLACKJACK_CHANNEL_ID = 2
 

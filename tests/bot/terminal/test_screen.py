@@ -10,10 +10,10 @@ from bot.holdem.events import (
     HandFinished,
     SeatSnapshot,
     TableChanged,
+    TableLifecycle,
     TableSnapshot,
-    TableStatus,
 )
-from bot.render.models import SeatStatus
+from bot.holdem.kinds import SeatStatus, Stage
 from bot.terminal.holdem_screen import HoldemScreen
 
 
@@ -23,8 +23,8 @@ def _snapshot(bot_stack: int) -> TableSnapshot:
         SeatSnapshot(2, "🤖 Ada", None, True, bot_stack, 0, SeatStatus.WAITING, False, False),
     )
     return TableSnapshot(
-        table_id=1, name="t", status=TableStatus.OPEN, seat_count=2, small_blind=5,
-        big_blind=10, ante=0, hand_id=None, street="", board=(), pots=(), total_pot=0,
+        table_id=1, name="t", status=TableLifecycle.OPEN, seat_count=2, small_blind=5,
+        big_blind=10, ante=0, hand_id=None, street=Stage.NEXT_HAND, board=(), pots=(), total_pot=0,
         to_act_seat=None, deadline=None, legal=None, action_count=0, seats=seats,
     )  # fmt: skip
 
