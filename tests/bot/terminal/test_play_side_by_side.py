@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.terminal.wallet import LOCAL_GUILD_ID
+from bot.terminal.wallet import PRACTICE_GUILD_ID
 from storage import HandStatus, Storage
 from tests.bot.terminal.conftest import PROMPT, ROOT, Play, read_wallet
 
@@ -22,7 +22,9 @@ def hands_in_progress(database: Path) -> list[tuple[int, int]]:
 
     async def read() -> list[tuple[int, int]]:
         async with await Storage.open(database) as storage:
-            tables = await storage.list_tables(LOCAL_GUILD_ID)
+            tables = await storage.list_tables(
+                PRACTICE_GUILD_ID
+            )  # seeded games: the practice wallet
             return [
                 (t.table_id, t.hand_in_progress) for t in tables if t.hand_in_progress is not None
             ]
