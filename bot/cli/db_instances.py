@@ -24,6 +24,10 @@ def register(actions: Any, db_option: argparse.ArgumentParser) -> None:
         "instances",
         parents=[db_option],
         help="list the processes holding a lease on the database and what each owns",
+        description="List every Felt process (bot shard or terminal session) that holds or held "
+        "a lease on the database, whether it is alive, and the tables and rounds it owns.",
+        epilog="example:\n  felt db instances --config config.toml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     instances.set_defaults(handler=_instances)
 
