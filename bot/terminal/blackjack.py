@@ -387,6 +387,7 @@ class _BlackjackSession:
         self.options = options
         self.console = screen.console
         self.leaving = False
+        self.left_table = False
         self.in_round = False
         self.interrupted = False
 
@@ -432,11 +433,11 @@ class _BlackjackSession:
                 await show_finish(self.screen, finished, self.storage, self.options.dealer_delay)
                 if not self.leaving:
                     self.ask_for_bet()
-            turn = self.screen.turn
-            if self.leaving and turn is not None:
-                # Leaving mid-round: stand and decline insurance, as a timed-out player would.
-                action = Action.NO_INSURANCE if Action.NO_INSURANCE in turn.legal else Action.STAND
-                await self.table.act(LOCAL_USER_ID, turn.round_id, turn.step, action)
+            if self.leaving and self.in_round and not self.left_table:
+                # The host plays every decision left as a timed-out player's (stand, no
+                # insurance) and settles the round as played.
+                self.left_table = True
+                await self.table.leave(LOCAL_USER_ID)
             elif self.leaving and not self.in_round:
                 return INTERRUPTED if self.interrupted else 0
 
