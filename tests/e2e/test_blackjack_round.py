@@ -59,7 +59,7 @@ async def test_two_members_play_a_round_through_one_table_message(
     hint = await fake.click(alice, offer, label="Hint")
     await hint.wait_answered()
     assert hint.reply.ephemeral_for is alice.user
-    assert hint.reply.content.startswith("Basic strategy says: **Hit** (hard 16 against a Seven")
+    assert hint.reply.content == "Basic strategy says: **Hit** (hard 16 against a Seven)."
 
     await h.act(alice, "Hit")
     await h.act(alice, "Stand")

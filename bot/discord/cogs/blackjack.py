@@ -233,9 +233,7 @@ class Blackjack(TableCog[BlackjackPresenter]):
         if not table.settings.hints:
             raise Refusal("Hints are turned off on this server.")
         advice = table.hint(user_id)
-        return (
-            f"Basic strategy says: **{advice.action.label}** ({advice.row}; chart: {advice.code})."
-        )
+        return f"Basic strategy says: **{advice.action.label}** ({advice.row})."
 
     # ----- commands ----------------------------------------------------------------------------
 
