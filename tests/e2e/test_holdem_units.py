@@ -4,6 +4,7 @@ result texts; and a check that the privacy scan does catch a leak."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from conftest import World
@@ -118,7 +119,14 @@ def test_holdem_all_in_post_shows_equities() -> None:
 
 
 async def test_holdem_pacer_serves_turn_offers_first_without_starving_the_rest() -> None:
-    pacer = Pacer(per_second=500.0, burst=1)
+    # The clock stands still until every request waits, so no token refills while the tasks
+    # are still arriving (on a busy machine the first "post" could otherwise find one).
+    frozen_at: float | None = time.monotonic()
+
+    def clock() -> float:
+        return frozen_at if frozen_at is not None else time.monotonic()
+
+    pacer = Pacer(per_second=500.0, burst=1, clock=clock)
     await pacer.acquire()  # the bucket is empty now
     order: list[str] = []
 
@@ -129,6 +137,9 @@ async def test_holdem_pacer_serves_turn_offers_first_without_starving_the_rest()
     names = [("post 1", False), ("post 2", False), ("dm", False), ("post 3", False)]
     names += [("turn 1", True), ("turn 2", True), ("turn 3", True), ("turn 4", True)]
     tasks = [asyncio.create_task(wait(name, urgent)) for name, urgent in names]
+    await asyncio.sleep(0)  # one turn of the loop: every task is now waiting in the pacer
+    assert order == []
+    frozen_at = None
     await asyncio.gather(*tasks)
     assert order == [
         "turn 1", "turn 2", "turn 3", "post 1", "turn 4", "post 2", "dm", "post 3"
