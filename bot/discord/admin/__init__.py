@@ -1,0 +1,1 @@
+"""The ``/felt-admin`` command groups, one module per job; ``cogs/admin.py`` joins them."""
