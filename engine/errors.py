@@ -17,3 +17,12 @@ class CardParseError(MalformedInputError):
 
 class IllegalActionError(EngineError):
     """A well-formed action that the rules do not allow now; the state is left unchanged."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action from a player or seat that is not the one to act (or has nothing to decide)."""
+
+
+class ActionNotAllowedError(IllegalActionError):
+    """An action the rules do not allow for this player now (checking facing a bet, a double on
+    three cards, ...)."""

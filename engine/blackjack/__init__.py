@@ -29,11 +29,9 @@ from engine.blackjack.actions import (
 )
 from engine.blackjack.analysis import BasicChart, basic_chart, hand_values, house_edge
 from engine.blackjack.errors import (
-    ActionNotAllowedError,
     BadRuleValueError,
     BetError,
     MalformedActionError,
-    NotYourTurnError,
     RoundStateError,
     RulesError,
     ShoeExhaustedError,
@@ -95,9 +93,10 @@ from engine.blackjack.views import (
     Decision,
     HandStatus,
     HandView,
+    RoundSeatView,
     RoundView,
-    SeatView,
 )
+from engine.errors import ActionNotAllowedError, NotYourTurnError
 
 __all__ = [
     "CASINO",
@@ -151,11 +150,11 @@ __all__ = [
     "RandomStrategy",
     "Round",
     "RoundEnded",
+    "RoundSeatView",
     "RoundStateError",
     "RoundView",
     "Rules",
     "RulesError",
-    "SeatView",
     "Shoe",
     "ShoeExhaustedError",
     "ShoeShuffled",

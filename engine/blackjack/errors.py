@@ -29,14 +29,6 @@ class MalformedActionError(MalformedInputError):
     """Something passed as an action that is not an ``Action``, or a seat that is not a seat."""
 
 
-class NotYourTurnError(IllegalActionError):
-    """An action from a seat that is not the one to act (or has nothing to decide)."""
-
-
-class ActionNotAllowedError(IllegalActionError):
-    """An action the rules do not allow for this hand now (a double on three cards, ...)."""
-
-
 class RoundStateError(IllegalActionError):
     """An action before the deal or after the round is over."""
 

@@ -50,13 +50,7 @@ from engine.blackjack.actions import (
     Outcome,
     Phase,
 )
-from engine.blackjack.errors import (
-    ActionNotAllowedError,
-    BetError,
-    MalformedActionError,
-    NotYourTurnError,
-    RoundStateError,
-)
+from engine.blackjack.errors import BetError, MalformedActionError, RoundStateError
 from engine.blackjack.events import (
     CardDealt,
     DealerBusted,
@@ -90,10 +84,11 @@ from engine.blackjack.views import (
     Decision,
     HandStatus,
     HandView,
+    RoundSeatView,
     RoundView,
-    SeatView,
 )
 from engine.cards import DECK
+from engine.errors import ActionNotAllowedError, NotYourTurnError
 
 SEATS: Final = 7
 """Seats at a Blackjack table, numbered 0 (first to act) to 6."""
@@ -468,11 +463,11 @@ class Round:
             pending_insurance=self.pending_insurance,
         )
 
-    def _seat_view(self, entry: _Seat) -> SeatView:
+    def _seat_view(self, entry: _Seat) -> RoundSeatView:
         insurance = None
         if entry.insurance_settled:
             insurance = InsuranceResult(entry.seat, entry.insurance, entry.insurance_payout)
-        return SeatView(
+        return RoundSeatView(
             seat=entry.seat,
             bet=entry.bet,
             hands=tuple(self._hand_view(hand) for hand in entry.hands),

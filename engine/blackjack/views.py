@@ -90,7 +90,7 @@ class HandView:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class RoundSeatView:
     """One seat: its opening bet, hands, insurance, and its net result once settled."""
 
     seat: int
@@ -121,6 +121,6 @@ class RoundView:
     phase: Phase
     rules: Rules
     dealer: DealerView
-    seats: tuple[SeatView, ...]
+    seats: tuple[RoundSeatView, ...]
     to_act: tuple[int, int] | None
     pending_insurance: tuple[int, ...]

@@ -1,5 +1,6 @@
 """No-Limit Texas Hold'em: a sans-IO hand state machine, side pots, and PHH hand histories."""
 
+from engine.errors import ActionNotAllowedError, NotYourTurnError
 from engine.holdem.actions import (
     Action,
     ActionKind,
@@ -12,11 +13,9 @@ from engine.holdem.actions import (
     Show,
 )
 from engine.holdem.errors import (
-    ActionNotAllowedError,
     HandCompleteError,
     HoldemError,
     InvalidSetupError,
-    NotYourTurnError,
     RaiseAmountError,
 )
 from engine.holdem.events import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.errors import EngineError, MalformedInputError
-from engine.holdem.errors import ActionNotAllowedError, RaiseAmountError
+from engine.errors import ActionNotAllowedError, EngineError, MalformedInputError
+from engine.holdem.errors import RaiseAmountError
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,8 @@
-"""Refusals raised by the Hold'em engine. Every one leaves the hand exactly as it was."""
+"""Refusals raised by the Hold'em engine. Every one leaves the hand exactly as it was.
+
+Not your turn and an action not allowed now are the engine's, shared with Blackjack
+(``engine/errors.py``).
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,6 @@ from engine.errors import IllegalActionError, MalformedInputError
 
 class HoldemError(IllegalActionError):
     """Base of the Hold'em engine's refusals of an action."""
-
-
-class NotYourTurnError(HoldemError):
-    """The player who tried to act is not the player to act."""
-
-
-class ActionNotAllowedError(HoldemError):
-    """The action is not one of the legal actions now (checking facing a bet, ...)."""
 
 
 class RaiseAmountError(HoldemError):

@@ -5,8 +5,8 @@ The engine's vocabulary, shared with ``engine.blackjack.Round``: constructing th
 and what they may do (``None`` when nobody may); ``act(player, action)`` applies one action and
 returns the events it caused; ``events`` is everything so far; ``is_complete`` says every chip
 is settled, which can already be true at construction (when the forced bets put the players all
-in). An illegal or malformed action raises a ``HoldemError`` (or ``MalformedInputError``) and
-changes nothing; ``turn.verify(action)`` is the very check ``act`` makes. All public state is
+in). An illegal or malformed action raises an ``IllegalActionError`` (or a ``MalformedInputError``)
+and changes nothing; ``turn.verify(action)`` is the very check ``act`` makes. All public state is
 read-only (tuples and properties); ``copy()`` gives an independent copy.
 
 Players are numbered in PHH order: player 0 sits first left of the button (the small blind, or
@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from enum import Enum
 
 from engine.cards import DECK, Card, format_cards
+from engine.errors import NotYourTurnError
 from engine.evaluate import HandValue, evaluate
 from engine.holdem.actions import (
     Action,
@@ -37,7 +38,7 @@ from engine.holdem.actions import (
     RaiseTo,
     Show,
 )
-from engine.holdem.errors import HandCompleteError, InvalidSetupError, NotYourTurnError
+from engine.holdem.errors import HandCompleteError, InvalidSetupError
 from engine.holdem.events import (
     AntePosted,
     BetReturned,
