@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -22,7 +23,22 @@ from bot.discord.workers import Sleep
 from storage import Game
 
 E = TypeVar("E")
-P = TypeVar("P", bound=TablePayload)
+P = TypeVar("P", bound=TablePayload[Any])
+
+
+@dataclass(frozen=True, slots=True)
+class PresenterSetup:
+    """Where a presenter shows its table, and how it paces and draws: the same for both games.
+    ``tap`` sees every event a test asked to watch."""
+
+    client: discord.Client
+    guild_id: int
+    channel_id: int
+    pacer: Pacer
+    executor: Executor | None = None
+    tap: Callable[[int, Any], Any] | None = None
+    linger: float = POST_LINGER_SECONDS
+    sleep: Sleep = asyncio.sleep
 
 
 class ChannelPresenter(Generic[E, P]):
@@ -32,34 +48,23 @@ class ChannelPresenter(Generic[E, P]):
     game: ClassVar[Game]
     look: ClassVar[TableLook]
 
-    def __init__(
-        self,
-        *,
-        client: discord.Client,
-        guild_id: int,
-        channel_id: int,
-        pacer: Pacer,
-        executor: Executor | None = None,
-        tap: Callable[[int, E], Any] | None = None,
-        linger: float = POST_LINGER_SECONDS,
-        sleep: Sleep = asyncio.sleep,
-    ) -> None:
-        self.client = client
-        self.guild_id = guild_id
-        self.channel_id = channel_id
-        self._tap = tap
-        self._storage = storage_of(client)
+    def __init__(self, setup: PresenterSetup) -> None:
+        self.client = setup.client
+        self.guild_id = setup.guild_id
+        self.channel_id = setup.channel_id
+        self._tap = setup.tap
+        self._storage = storage_of(setup.client)
         self.channel: TableChannel[P] = TableChannel(
-            client=client,
-            guild_id=guild_id,
-            channel_id=channel_id,
+            client=setup.client,
+            guild_id=setup.guild_id,
+            channel_id=setup.channel_id,
             game=self.game,
             look=self.look,
-            pacer=pacer,
+            pacer=setup.pacer,
             storage=self._storage,
-            executor=executor,
-            linger=linger,
-            sleep=sleep,
+            executor=setup.executor,
+            linger=setup.linger,
+            sleep=setup.sleep,
         )
 
     async def publish(self, event: E) -> None:

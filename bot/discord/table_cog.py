@@ -1,17 +1,27 @@
-"""``TableCog``: what both game cogs share: presenters by channel, the render executor, and
-the three ways a cog stops (suspend at shutdown, halt at once, forget a closed table's front).
+"""``TableCog``: what both game cogs share: loading (buttons, refusals, the render executor,
+the shutdown hook), presenters by channel, and the three ways a cog stops (suspend at shutdown,
+halt at once, forget a closed table's front).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from discord.ext import commands
 
+from bot.discord.client import FeltBot
+from bot.discord.pacing import Pacer, bot_pacer
+from bot.discord.presenting import PresenterSetup
+from bot.discord.table_components import Handlers, TableButton
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tables.errors import TableError
+
+_log = logging.getLogger("felt.discord.tables")
 
 DRAIN_SECONDS = 10.0
 """At shutdown, how long the tables' last messages may take to go out."""
@@ -34,16 +44,67 @@ P = TypeVar("P", bound=ChannelPresenter)
 class TableCog(commands.Cog, Generic[P]):
     """The lifecycle both game cogs share; each game adds its tables and commands."""
 
-    def __init__(self, scheduler: Scheduler | None) -> None:
+    game: ClassVar[str]
+    """The game's name, for the log (``"Hold'em"``)."""
+    handlers: ClassVar[Handlers[Any]]
+    """Where the game's buttons find this cog."""
+    buttons: ClassVar[tuple[type[TableButton], ...]]
+    """The game's persistent buttons."""
+    render_threads: ClassVar[str]
+    """The name prefix of the threads that draw this game's tables."""
+
+    def __init__(
+        self,
+        bot: FeltBot,
+        *,
+        scheduler: Scheduler | None,
+        pacer: Pacer | None,
+        tap: Callable[[int, Any], None] | None,
+        linger: float,
+    ) -> None:
+        self.bot = bot
+        self.pacer = pacer or bot_pacer(bot)
+        self._tap = tap
+        self._linger = linger
         self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
         self.presenters: dict[int, P] = {}
         """The live presenter of each channel with a table."""
         self._closing: set[P] = set()
         self._executor: ThreadPoolExecutor | None = None
 
-    def start_rendering(self, thread_prefix: str) -> None:
-        """Start the worker threads that draw table images off the event loop."""
-        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix=thread_prefix)
+    async def cog_load(self) -> None:
+        self.handlers.register(self.bot, self)
+        self.bot.add_dynamic_items(*self.buttons)
+        self.bot.error_router.register_refusal(TableError)
+        if not self.bot.has_storage:
+            _log.warning("no storage: %s tables are unavailable", self.game)
+            return
+        # The worker threads that draw table images off the event loop.
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix=self.render_threads)
+        await self.open_tables()
+        self.bot.add_shutdown_hook(self.suspend)
+
+    async def cog_unload(self) -> None:
+        self.handlers.unregister(self.bot)
+        self.bot.remove_dynamic_items(*self.buttons)
+        self.bot.remove_shutdown_hook(self.suspend)
+        await self.halt()
+
+    async def open_tables(self) -> None:
+        """Each game: take up what storage's recovery left at startup (tables to restore, rounds
+        refunded to tell their channels about)."""
+
+    def presenter_setup(self, guild_id: int, channel_id: int) -> PresenterSetup:
+        """How a new presenter of ``channel_id`` shows its table."""
+        return PresenterSetup(
+            client=self.bot,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            pacer=self.pacer,
+            executor=self._executor,
+            tap=self._tap,
+            linger=self._linger,
+        )
 
     def adopt(self, presenter: P) -> P:
         """Make ``presenter`` its channel's live one; a previous one finishes its work."""

@@ -7,11 +7,15 @@ by name), so the path of a click runs one way: interaction -> button -> handler 
 
 from __future__ import annotations
 
+import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import discord
+
+from bot.discord.tree import route_errors
 
 H = TypeVar("H")
 
@@ -68,3 +72,66 @@ class Handlers(Generic[H]):
         if handler is None:
             raise RuntimeError(f"the {self._game} buttons have no handler on this client")
         return handler
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A table button: built from its spec, and again from a click's custom_id after a restart.
+
+    Each game's button gives its own ``template`` (this base's matches nothing, so it is never
+    registered), reads the parts of its custom_id in :meth:`parse`, and says in :meth:`clicked`
+    which handler a click goes to.
+    """
+
+    what: ClassVar[str]
+    """What the button is, for the error log (``"blackjack hint button"``)."""
+
+    def __init__(self, spec: ButtonSpec) -> None:
+        super().__init__(button_of(spec))
+        match = self.template.fullmatch(spec.custom_id)
+        assert match is not None
+        self.parse(match)
+
+    def parse(self, match: re.Match[str]) -> None:
+        """Keep what the click needs from the custom_id's groups."""
+        raise NotImplementedError
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the handler the game's cog registered."""
+        raise NotImplementedError
+
+    @classmethod
+    def matches(cls, custom_id: str) -> bool:
+        """Whether ``custom_id`` is one of this kind of button's."""
+        return cls.__discord_ui_compiled_template__.fullmatch(custom_id) is not None
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(spec_of(item, match.group(0)))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with route_errors(interaction, self.what):
+            await self.clicked(interaction)
+
+
+def build_view(
+    buttons: Sequence[ButtonSpec], kinds: Sequence[type[TableButton]]
+) -> discord.ui.View | None:
+    """The discord.py view of a table message's buttons (None when there are none); each spec
+    becomes the one of ``kinds`` whose template its custom_id matches."""
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in buttons:
+        kind = next(
+            kind
+            for kind in kinds
+            if kind.__discord_ui_compiled_template__.fullmatch(spec.custom_id)
+        )
+        view.add_item(kind(spec))
+    return view

@@ -1,7 +1,7 @@
 """What a game's table message is to its table channel: a payload, and how it is drawn.
 
-Both games' payloads (``TablePayload`` of each game's ``formatting``) are frozen dataclasses with
-these fields; the channel compares them to skip edits and builds its requests from them.
+Both games' table messages are a ``TablePayload`` (each game's ``formatting`` fills one in); the
+channel compares them to skip edits and builds its requests from them.
 """
 
 from __future__ import annotations
@@ -12,28 +12,43 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 import discord
+
+from bot.discord.table_components import ButtonSpec
 
 _log = logging.getLogger("felt.discord.channel")
 
 
-class TablePayload(Protocol):
-    """What a game's table message shows; two equal payloads need no edit."""
+TABLE_COLOUR = 0x1F7A45
+"""The felt green of both games' table messages."""
 
-    @property
-    def content(self) -> str: ...
-    @property
-    def buttons(self) -> tuple[Any, ...]: ...
-    @property
-    def view(self) -> Any: ...
-    @property
-    def alt_text(self) -> str: ...
-    def embed(self) -> discord.Embed: ...
+V = TypeVar("V")
 
 
-P = TypeVar("P", bound=TablePayload)
+@dataclass(frozen=True, slots=True)
+class TablePayload(Generic[V]):
+    """Everything on a table message; two equal payloads need no edit. ``view`` is what the
+    game's renderer draws, attached as ``image_name``."""
+
+    content: str
+    title: str
+    description: str
+    footer: str
+    view: V
+    buttons: tuple[ButtonSpec, ...]
+    alt_text: str
+    image_name: str
+
+    def embed(self) -> discord.Embed:
+        embed = discord.Embed(title=self.title, description=self.description, colour=TABLE_COLOUR)
+        embed.set_image(url=f"attachment://{self.image_name}")
+        embed.set_footer(text=self.footer)
+        return embed
+
+
+P = TypeVar("P", bound=TablePayload[Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +63,11 @@ class TableLook:
 
 def without_buttons(payload: P) -> P:
     """``payload`` as an old table message shows it: no buttons, no turn line."""
-    return cast(P, dataclasses.replace(cast(Any, payload), content="", buttons=()))
+    return dataclasses.replace(payload, content="", buttons=())
 
 
 def with_content(payload: P, content: str) -> P:
-    return cast(P, dataclasses.replace(cast(Any, payload), content=content))
+    return dataclasses.replace(payload, content=content)
 
 
 async def render_off_loop(

@@ -7,7 +7,6 @@ hold the dealer's face-down card, so nothing built here can reveal it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import discord
 
@@ -25,6 +24,7 @@ from bot.discord.posts import (
     Post,
 )
 from bot.discord.table_components import ButtonSpec
+from bot.discord.table_look import TablePayload
 from bot.render.cards import card_label
 from bot.render.models import BlackjackTableView
 from bot.render.text import EMBED_DESCRIPTION_LIMIT, blackjack_table_text
@@ -38,7 +38,6 @@ LOG_LINES = 8
 FOOTER = "/blackjack deal to bet · /blackjack rules"
 HINT_FOOTER = " · /blackjack hint"
 
-TABLE_COLOUR = 0x1F7A45
 RESULT_COLOUR = 0xD4A017
 WARNING_COLOUR = 0xC0392B
 
@@ -77,26 +76,6 @@ def _cap(text: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> str:
 # ----- the table message ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TablePayload:
-    """Everything on a round's table message; two equal payloads need no edit."""
-
-    content: str
-    title: str
-    description: str
-    footer: str
-    view: BlackjackTableView
-    buttons: tuple[ButtonSpec, ...]
-    alt_text: str
-
-    def embed(self, *, with_image: bool = True) -> discord.Embed:
-        embed = discord.Embed(title=self.title, description=self.description, colour=TABLE_COLOUR)
-        if with_image:
-            embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        embed.set_footer(text=self.footer)
-        return embed
-
-
 def table_payload(
     snapshot: BlackjackSnapshot,
     log: Sequence[str] = (),
@@ -104,7 +83,7 @@ def table_payload(
     hints: bool = True,
     finished: bool = False,
     cancelled: str | None = None,
-) -> TablePayload | None:
+) -> TablePayload[BlackjackTableView] | None:
     """The table message of ``snapshot``'s round (None when nobody has bet yet).
 
     A ``finished`` round (or one ``cancelled`` for the reason given) has no buttons and no
@@ -130,6 +109,7 @@ def table_payload(
         content = turn_line(snapshot)
     round_text = f"Round #{snapshot.round_id}" if snapshot.round_id else "Blackjack"
     return TablePayload(
+        image_name=IMAGE_NAME,
         content=content,
         title=escape(snapshot.table_name)[:TITLE_LIMIT],
         description=text,

@@ -8,12 +8,8 @@ they say. Blackjack has no private cards, so no DMs.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
-
-import discord
 
 from bot.blackjack.events import (
     ActionTaken,
@@ -29,14 +25,11 @@ from bot.blackjack.events import (
 )
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import build_view
-from bot.discord.blackjack.formatting import TablePayload
-from bot.discord.pacing import Pacer
 from bot.discord.posts import Post
-from bot.discord.presenting import ChannelPresenter
+from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS
-from bot.discord.table_look import TableLook
-from bot.discord.workers import Sleep
-from bot.render import render_blackjack_table
+from bot.discord.table_look import TableLook, TablePayload
+from bot.render import BlackjackTableView, render_blackjack_table
 from storage import Game
 
 __all__ = ["POST_LINGER_SECONDS", "BlackjackPresenter", "EventTap"]
@@ -63,35 +56,14 @@ class _Round:
         return self.finished or self.cancelled is not None
 
 
-class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload]):
+class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTableView]]):
     """The ``Presenter`` of one Blackjack table: turns its events into Discord messages."""
 
     game = Game.BLACKJACK
     look = LOOK
 
-    def __init__(
-        self,
-        *,
-        client: discord.Client,
-        guild_id: int,
-        channel_id: int,
-        pacer: Pacer,
-        executor: Executor | None = None,
-        hints: Callable[[], bool] = lambda: True,
-        tap: EventTap | None = None,
-        linger: float = POST_LINGER_SECONDS,
-        sleep: Sleep = asyncio.sleep,
-    ) -> None:
-        super().__init__(
-            client=client,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            pacer=pacer,
-            executor=executor,
-            tap=tap,
-            linger=linger,
-            sleep=sleep,
-        )
+    def __init__(self, setup: PresenterSetup, *, hints: Callable[[], bool] = lambda: True) -> None:
+        super().__init__(setup)
         self._hints = hints
         self._rounds: dict[int, _Round] = {}
         self._current: int | None = None
@@ -159,7 +131,7 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload]):
         if current is not None:
             current.log.append(line)
 
-    def _payload(self, found: _Round) -> TablePayload | None:
+    def _payload(self, found: _Round) -> TablePayload[BlackjackTableView] | None:
         if found.snapshot is None:
             return None
         return formatting.table_payload(

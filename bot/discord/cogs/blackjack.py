@@ -32,12 +32,12 @@ from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresen
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import blackjack_defaults
-from bot.discord.pacing import Pacer, bot_pacer
+from bot.discord.pacing import Pacer
 from bot.discord.permissions import guild_member, require_game_channel, require_table_permissions
 from bot.discord.replies import acknowledge
 from bot.discord.table_cog import TableCog
+from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
-from bot.tables.errors import TableError
 from engine.blackjack import Action, Rules, Shoe
 from storage import MAX_CHIPS, Storage
 
@@ -56,6 +56,11 @@ ShoeFactory = Callable[[Rules], Shoe]
 class Blackjack(TableCog[BlackjackPresenter]):
     """Blackjack tables: commands, buttons, and the tables' lifecycle."""
 
+    game = "Blackjack"
+    handlers = HANDLERS
+    buttons = DYNAMIC_ITEMS
+    render_threads = "felt-bj-render"
+
     blackjack = app_commands.Group(
         name="blackjack", description="Blackjack against the dealer, with your chips"
     )
@@ -72,40 +77,22 @@ class Blackjack(TableCog[BlackjackPresenter]):
         tap: EventTap | None = None,
         linger: float = POST_LINGER_SECONDS,
     ) -> None:
-        super().__init__(scheduler)
-        self.bot = bot
-        self.pacer = pacer or bot_pacer(bot)
+        super().__init__(bot, scheduler=scheduler, pacer=pacer, tap=tap, linger=linger)
         self.house_edges = house_edges or HouseEdges()
         self.tables: dict[int, BlackjackTable] = {}
         self._shoes = shoes
         self._overrides = dict(table_overrides or {})
-        self._tap = tap
-        self._linger = linger
         self._locks: dict[int, asyncio.Lock] = {}
 
     # ----- lifecycle ---------------------------------------------------------------------------
 
-    async def cog_load(self) -> None:
-        HANDLERS.register(self.bot, self)
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.bot.error_router.register_refusal(TableError)
-        if not self.bot.has_storage:
-            _log.warning("no storage: Blackjack tables are unavailable")
-            return
-        self.start_rendering("felt-bj-render")
+    async def open_tables(self) -> None:
         recovery = self.bot.recovery
         for refunded in recovery.refunded_rounds if recovery is not None else ():
             presenter = self._presenter_for(refunded.guild_id, refunded.channel_id)
             presenter.announce(
                 formatting.cancelled_post(refunded.round_id, REFUNDED_BY_RECOVERY, refunded.refunds)
             )
-        self.bot.add_shutdown_hook(self.suspend)
-
-    async def cog_unload(self) -> None:
-        HANDLERS.unregister(self.bot)
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        self.bot.remove_shutdown_hook(self.suspend)
-        await self.halt()
 
     async def suspend_tables(self) -> None:
         """Refund every round in play."""
@@ -126,14 +113,8 @@ class Blackjack(TableCog[BlackjackPresenter]):
         presenter = self.presenters.get(channel_id)
         if presenter is None:
             presenter = BlackjackPresenter(
-                client=self.bot,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                pacer=self.pacer,
-                executor=self._executor,
+                self.presenter_setup(guild_id, channel_id),
                 hints=lambda: self._hints_at(channel_id),
-                tap=self._tap,
-                linger=self._linger,
             )
             self.adopt(presenter)
         return presenter
@@ -301,7 +282,7 @@ class Blackjack(TableCog[BlackjackPresenter]):
         embed = discord.Embed(
             title="Blackjack rules at this table",
             description="\n".join(lines),
-            colour=formatting.TABLE_COLOUR,
+            colour=TABLE_COLOUR,
         )
         hints = (
             "`/blackjack hint` tells you what basic strategy says"

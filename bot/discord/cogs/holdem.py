@@ -28,9 +28,8 @@ from bot.discord.guild_settings import bots_allowed, holdem_defaults
 from bot.discord.holdem import formatting, ids
 from bot.discord.holdem.cards import send_hole_cards
 from bot.discord.holdem.components import (
+    DYNAMIC_ITEMS,
     HANDLERS,
-    ActionButton,
-    CardsButton,
     raise_modal,
     submitted_value,
 )
@@ -38,7 +37,7 @@ from bot.discord.holdem.history import publish_hand, settled_hand, table_id_here
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
-from bot.discord.pacing import Pacer, bot_pacer
+from bot.discord.pacing import Pacer
 from bot.discord.permissions import (
     guild_member,
     is_admin,
@@ -52,7 +51,6 @@ from bot.discord.tree import route_errors
 # The one seam for bot players: swap this import when engine.bots lands.
 from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
 from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
-from bot.holdem.errors import TableError
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
@@ -80,6 +78,11 @@ Chips = app_commands.Range[int, 1, MAX_CHIPS]
 class Holdem(TableCog[TablePresenter]):
     """Hold'em tables: commands, buttons, the raise modal, and the tables' lifecycle."""
 
+    game = "Hold'em"
+    handlers = HANDLERS
+    buttons = DYNAMIC_ITEMS
+    render_threads = "felt-render"
+
     holdem = app_commands.Group(
         name="holdem", description="No-Limit Texas Hold'em tables, with bots in the empty chairs"
     )
@@ -97,28 +100,17 @@ class Holdem(TableCog[TablePresenter]):
         tap: EventTap | None = None,
         linger: float = POST_LINGER_SECONDS,
     ) -> None:
-        super().__init__(scheduler)
-        self.bot = bot
-        self.pacer = pacer or bot_pacer(bot)
+        super().__init__(bot, scheduler=scheduler, pacer=pacer, tap=tap, linger=linger)
         self.tables: HoldemTables | None = None
         self._bots = bots
         self._equity = equity
         self._rng = rng
         self._overrides = dict(table_overrides or {})
-        self._tap = tap
-        self._linger = linger
         self._opening: set[int] = set()
 
     # ----- lifecycle ---------------------------------------------------------------------------
 
-    async def cog_load(self) -> None:
-        HANDLERS.register(self.bot, self)
-        self.bot.add_dynamic_items(ActionButton, CardsButton)
-        self.bot.error_router.register_refusal(TableError)
-        if not self.bot.has_storage:
-            _log.warning("no storage: Hold'em tables are unavailable")
-            return
-        self.start_rendering("felt-render")
+    async def open_tables(self) -> None:
         self.tables = HoldemTables(
             storage=self.bot.storage,
             scheduler=self.scheduler,
@@ -135,13 +127,6 @@ class Holdem(TableCog[TablePresenter]):
         restored = await self.tables.restore(voided)
         if restored:
             _log.info("restored Hold'em tables", extra={"tables": len(restored)})
-        self.bot.add_shutdown_hook(self.suspend)
-
-    async def cog_unload(self) -> None:
-        HANDLERS.unregister(self.bot)
-        self.bot.remove_dynamic_items(ActionButton, CardsButton)
-        self.bot.remove_shutdown_hook(self.suspend)
-        await self.halt()
 
     async def suspend_tables(self) -> None:
         """Void every unfinished hand: the tables come back at the next start."""
@@ -150,14 +135,7 @@ class Holdem(TableCog[TablePresenter]):
 
     def _presenter_for(self, guild_id: int, channel_id: int) -> TablePresenter:
         presenter = TablePresenter(
-            client=self.bot,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            pacer=self.pacer,
-            executor=self._executor,
-            tap=self._tap,
-            on_closed=self.forget,
-            linger=self._linger,
+            self.presenter_setup(guild_id, channel_id), on_closed=self.forget
         )
         return self.adopt(presenter)
 

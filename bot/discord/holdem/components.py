@@ -14,11 +14,11 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord import table_components
 from bot.discord.errors import Refusal
 from bot.discord.holdem import ids
 from bot.discord.holdem.ids import ActionRef, Move
-from bot.discord.table_components import ButtonSpec, Handlers, button_of, spec_of
-from bot.discord.tree import route_errors
+from bot.discord.table_components import ButtonSpec, Handlers, TableButton
 from bot.holdem.events import Offer
 
 MODAL_TITLE_LIMIT = 45
@@ -44,52 +44,32 @@ HANDLERS: Handlers[HoldemFront] = Handlers("Hold'em")
 """The Hold'em cog registers itself here in ``cog_load``."""
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.ACTION_TEMPLATE):
+class ActionButton(TableButton, template=ids.ACTION_TEMPLATE):
     """Fold, Check, Call, Raise... or a quick raise, for one offer (table, hand, action)."""
 
-    def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(button_of(spec))
-        match = self.template.fullmatch(spec.custom_id)
-        assert match is not None
+    what = "holdem action button"
+
+    def parse(self, match: re.Match[str]) -> None:
         self.ref, self.move, self.amount = parse_action(match)
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ActionButton:
-        return cls(spec_of(item, match.group(0)))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with route_errors(interaction, "holdem action button"):
-            await HANDLERS.of(interaction).on_action(interaction, self.ref, self.move, self.amount)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        await HANDLERS.of(interaction).on_action(interaction, self.ref, self.move, self.amount)
 
 
-class CardsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.CARDS_TEMPLATE):
+class CardsButton(TableButton, template=ids.CARDS_TEMPLATE):
     """ "My cards": the member's hole cards, ephemerally, for as long as the table lives."""
 
-    def __init__(self, spec: ButtonSpec) -> None:
-        super().__init__(button_of(spec))
-        match = self.template.fullmatch(spec.custom_id)
-        assert match is not None
+    what = "holdem my cards button"
+
+    def parse(self, match: re.Match[str]) -> None:
         self.table_id = int(match["table"])
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CardsButton:
-        return cls(spec_of(item, match.group(0)))
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        await HANDLERS.of(interaction).on_my_cards(interaction, self.table_id)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with route_errors(interaction, "holdem my cards button"):
-            await HANDLERS.of(interaction).on_my_cards(interaction, self.table_id)
+
+DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (ActionButton, CardsButton)
+"""What the cog registers with ``bot.add_dynamic_items``."""
 
 
 def parse_action(match: re.Match[str]) -> tuple[ActionRef, Move, int | None]:
@@ -100,15 +80,7 @@ def parse_action(match: re.Match[str]) -> tuple[ActionRef, Move, int | None]:
 
 def build_view(buttons: list[ButtonSpec]) -> discord.ui.View | None:
     """The discord.py view of the table message's buttons (None when there are none)."""
-    if not buttons:
-        return None
-    view = discord.ui.View(timeout=None)
-    for spec in buttons:
-        if spec.custom_id.startswith("holdem:cards:"):
-            view.add_item(CardsButton(spec))
-        else:
-            view.add_item(ActionButton(spec))
-    return view
+    return table_components.build_view(buttons, DYNAMIC_ITEMS)
 
 
 class RaiseModal(discord.ui.Modal):

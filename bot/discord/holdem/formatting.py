@@ -8,7 +8,6 @@ uses for a member's DM and ephemeral replies only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import discord
 
@@ -18,6 +17,7 @@ from bot.discord.posts import (
     Post,
 )
 from bot.discord.table_components import ButtonSpec
+from bot.discord.table_look import TablePayload
 from bot.holdem.events import (
     HandCancelled,
     HandFinished,
@@ -43,7 +43,6 @@ IMAGE_NAME = "holdem-table.png"
 CARDS_IMAGE_NAME = "my-cards.png"
 LOG_LINES = 8
 
-TABLE_COLOUR = 0x1F7A45
 STREET_COLOUR = 0x3B5BA5
 RESULT_COLOUR = 0xD4A017
 ALL_IN_COLOUR = 0xC0392B
@@ -75,28 +74,9 @@ def pot_name(index: int, count: int) -> str:
 # ----- the table message ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TablePayload:
-    """Everything on the table message; two equal payloads need no edit."""
-
-    content: str
-    title: str
-    description: str
-    footer: str
-    view: HoldemTableView
-    buttons: tuple[ButtonSpec, ...]
-    alt_text: str
-
-    def embed(self) -> discord.Embed:
-        embed = discord.Embed(title=self.title, description=self.description, colour=TABLE_COLOUR)
-        embed.set_image(url=f"attachment://{IMAGE_NAME}")
-        embed.set_footer(text=self.footer)
-        return embed
-
-
 def table_payload(
     snapshot: TableSnapshot, log: Sequence[str] = (), *, live: bool = True
-) -> TablePayload:
+) -> TablePayload[HoldemTableView]:
     """The table message for ``snapshot``; ``live=False`` (an old table message) drops the
     buttons and the turn line."""
     view = table_view(snapshot)
@@ -110,6 +90,7 @@ def table_payload(
     alt = f"Hold'em table {snapshot.name}: {hand}, {view.street.label}"
     footer = f"Table {snapshot.table_id} · blinds {snapshot.small_blind:,}/{snapshot.big_blind:,}"
     return TablePayload(
+        image_name=IMAGE_NAME,
         content=turn_line(snapshot) if live else "",
         title=escape(snapshot.name)[:TITLE_LIMIT],
         description=text,

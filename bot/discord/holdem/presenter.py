@@ -17,19 +17,23 @@ import io
 import itertools
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
 
 import discord
 
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
-from bot.discord.holdem.formatting import TablePayload, table_payload
-from bot.discord.pacing import Pacer
+from bot.discord.holdem.formatting import table_payload
 from bot.discord.posts import Post
-from bot.discord.presenting import ChannelPresenter
+from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
-from bot.discord.table_look import TableLook, render_off_loop, with_content
-from bot.discord.workers import Sleep, Workers
+from bot.discord.table_look import (
+    TABLE_COLOUR,
+    TableLook,
+    TablePayload,
+    render_off_loop,
+    with_content,
+)
+from bot.discord.workers import Workers
 from bot.holdem.events import (
     ActionTaken,
     HandCancelled,
@@ -51,7 +55,7 @@ from bot.holdem.events import (
     TurnStarted,
 )
 from bot.holdem.kinds import Stage
-from bot.render import render_cards, render_holdem_table
+from bot.render import HoldemTableView, render_cards, render_holdem_table
 from storage import Game, StorageError
 
 _log = logging.getLogger("felt.discord.holdem")
@@ -73,37 +77,16 @@ EventTap = Callable[[int, TableEvent], None]
 ClosedCallback = Callable[["TablePresenter"], None]
 
 
-class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
+class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]):
     """The ``Presenter`` of one table: turns its events into Discord messages."""
 
     game = Game.HOLDEM
     look = LOOK
 
-    def __init__(
-        self,
-        *,
-        client: discord.Client,
-        guild_id: int,
-        channel_id: int,
-        pacer: Pacer,
-        executor: Executor | None = None,
-        tap: EventTap | None = None,
-        on_closed: ClosedCallback | None = None,
-        linger: float = POST_LINGER_SECONDS,
-        sleep: Sleep = asyncio.sleep,
-    ) -> None:
-        super().__init__(
-            client=client,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            pacer=pacer,
-            executor=executor,
-            tap=tap,
-            linger=linger,
-            sleep=sleep,
-        )
-        self._pacer = pacer
-        self._executor = executor
+    def __init__(self, setup: PresenterSetup, *, on_closed: ClosedCallback | None = None) -> None:
+        super().__init__(setup)
+        self._pacer = setup.pacer
+        self._executor = setup.executor
         self._on_closed = on_closed
 
         self._snapshot: TableSnapshot | None = None
@@ -126,12 +109,12 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
         self._dm_busy = False
         self._dm_requests = 0
         self._dm_workers = Workers(
-            client=client,
+            client=setup.client,
             label="holdem",
-            channel_id=channel_id,
+            channel_id=setup.channel_id,
             settled=lambda: not self._dms and not self._dm_busy,
             failed=self._dm_failed,
-            sleep=sleep,
+            sleep=setup.sleep,
         )
         self._closer: asyncio.Task[None] | None = None
 
@@ -143,7 +126,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
 
     def announce(self, text: str) -> None:
         """Post a line in the channel, in order with the table's own posts."""
-        self.channel.post(Post(description=text, colour=formatting.TABLE_COLOUR))
+        self.channel.post(Post(description=text, colour=TABLE_COLOUR))
 
     def hole_image(self, user_id: int, hand_id: int) -> bytes | None:
         """The rendered hole cards DMed to a member for this hand, if any (for "My cards")."""
@@ -253,7 +236,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
         ):
             self._new_table_message(None)  # none yet, or it had nothing to show when its turn came
 
-    def _new_table_message(self, retire: TablePayload | None) -> None:
+    def _new_table_message(self, retire: TablePayload[HoldemTableView] | None) -> None:
         """Post a fresh table message after everything queued; the one before becomes an old
         message showing ``retire`` (default: what it showed, without buttons)."""
         if self._current is not None:
@@ -279,7 +262,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload]):
             return final
         return snapshot, tuple(self._log)
 
-    def _payload(self) -> TablePayload | None:
+    def _payload(self) -> TablePayload[HoldemTableView] | None:
         shown = self._display()
         if shown is None:
             return None
