@@ -56,6 +56,7 @@ from storage.models import (
     BetReason,
     CashOut,
     CheckReport,
+    ClosedTable,
     DailyClaim,
     Game,
     GuildTotals,
@@ -99,7 +100,6 @@ from storage.models import (
     Transfer,
     VoidedHand,
 )
-from storage.models import TableClosed as TableClosedResult
 from storage.settings import EconomySettings
 from storage.shards import Shards, shard_of
 from storage.sqlite import Synchronous, latest_version, migrate_database
@@ -118,6 +118,7 @@ __all__ = [
     "CashOut",
     "CheckReport",
     "Clock",
+    "ClosedTable",
     "DailyAlreadyClaimed",
     "DailyClaim",
     "DailyDisabled",
@@ -188,7 +189,6 @@ __all__ = [
     "StorageError",
     "Synchronous",
     "TableClosed",
-    "TableClosedResult",
     "TableInfo",
     "TableMessage",
     "TableOpened",

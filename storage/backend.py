@@ -72,6 +72,19 @@ class Transaction(Protocol):
         ...
 
 
+class RowReader:
+    """What both backends' transactions build on their own ``one``."""
+
+    __slots__ = ()
+
+    def one(self, sql: str, params: Params = ()) -> Row | None:
+        raise NotImplementedError
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        row = self.one(sql, params)
+        return None if row is None else row[0]
+
+
 class Backend(Protocol):
     """A database that runs transactions; opened and migrated by its adapter."""
 

@@ -336,7 +336,7 @@ class HandVoided:
 
 
 @dataclass(frozen=True, slots=True)
-class TableClosed:
+class ClosedTable:
     """A closed table: the unfinished hand voided (if any) and every seat cashed out."""
 
     table_id: int

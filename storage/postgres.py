@@ -35,13 +35,13 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import psycopg
 from psycopg import errors, sql
 from psycopg.adapt import Buffer, Loader
 
-from storage.backend import Params, Row, Transaction, redact
+from storage.backend import Params, Row, RowReader, Transaction, redact
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -128,7 +128,7 @@ class _WholeNumberLoader(Loader):
         return int(text)
 
 
-class PostgresTransaction:
+class PostgresTransaction(RowReader):
     """A :class:`storage.backend.Transaction` over a psycopg cursor inside ``BEGIN``."""
 
     __slots__ = ("_cursor", "_locked")
@@ -151,10 +151,6 @@ class PostgresTransaction:
     def all(self, sql: str, params: Params = ()) -> list[Row]:
         self._cursor.execute(translate(sql), params)
         return self._cursor.fetchall()
-
-    def value(self, sql: str, params: Params = ()) -> Any:
-        row = self.one(sql, params)
-        return None if row is None else row[0]
 
     def lock_guild(self, guild_id: int) -> None:
         if guild_id in self._locked:

@@ -20,10 +20,10 @@ from collections.abc import Callable
 
 from storage import codec
 from storage.blackjack import refund_round
+from storage.holdem import void_hand
 from storage.instances import LIVE_INSTANCES, adopt_tables, orphaned_tables, release_dead
 from storage.ledger import INTERNAL_KEY_PREFIX, Work, stamp
 from storage.models import HandVoided, RecoveryReport, RefundedRound, RoundRefunded, VoidedHand
-from storage.tables import void_hand
 
 RECOVERY_REASON = "Felt restarted before this finished"
 

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from storage.backend import Params, Row, Transaction
+from storage.backend import Params, Row, RowReader, Transaction
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -127,7 +127,7 @@ def latest_version() -> int:
     return len(load_migrations())
 
 
-class SqliteTransaction:
+class SqliteTransaction(RowReader):
     """A :class:`storage.backend.Transaction` over a sqlite3 connection inside ``BEGIN``."""
 
     __slots__ = ("_connection",)
@@ -148,10 +148,6 @@ class SqliteTransaction:
 
     def all(self, sql: str, params: Params = ()) -> list[Row]:
         return [tuple(row) for row in self._connection.execute(sql, params).fetchall()]
-
-    def value(self, sql: str, params: Params = ()) -> Any:
-        row = self.one(sql, params)
-        return None if row is None else row[0]
 
     def lock_guild(self, guild_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already runs every write alone."""

@@ -36,10 +36,10 @@ from storage import (
     codec,
     database_copy,
     economy,
+    holdem,
     instances,
     stats,
     table_messages,
-    tables,
 )
 from storage.backend import Backend, Transaction
 from storage.check import run_check
@@ -61,6 +61,7 @@ from storage.models import (
     BetReason,
     CashOut,
     CheckReport,
+    ClosedTable,
     DailyClaim,
     Game,
     HandRecord,
@@ -86,7 +87,6 @@ from storage.models import (
     SeatResult,
     SessionLine,
     Stats,
-    TableClosed,
     TableInfo,
     TableMessage,
     TableOpened,
@@ -559,13 +559,13 @@ class Storage:
                 "settings": dict(settings),
             },
             TableOpened,
-            lambda work: tables.open_table(work, guild_id, channel_id, name, settings),
+            lambda work: holdem.open_table(work, guild_id, channel_id, name, settings),
             guild=_in_guild(guild_id),
         )
 
     async def get_table(self, table_id: int) -> TableInfo | None:
         """A table with its current seats, or None."""
-        return await self._read(lambda tx: tables.read_table(tx, table_id))
+        return await self._read(lambda tx: holdem.read_table(tx, table_id))
 
     async def list_tables(
         self, guild_id: int | None = None, *, open_only: bool = True, shards: Shards | None = None
@@ -576,7 +576,7 @@ class Storage:
         if guild_id is None:
             shards = shards or self.shards
         owns = None if shards is None else shards.owns
-        return await self._read(lambda tx: tables.list_tables(tx, guild_id, open_only, owns))
+        return await self._read(lambda tx: holdem.list_tables(tx, guild_id, open_only, owns))
 
     async def buy_in(
         self,
@@ -599,7 +599,7 @@ class Storage:
             key,
             {"table_id": table_id, "seat_no": seat_no, "user_id": user_id, "amount": amount},
             SeatChange,
-            lambda work: tables.buy_in(
+            lambda work: holdem.buy_in(
                 work, table_id, seat_no, user_id, amount, display_name=display_name
             ),
             guild=_table_guild(table_id),
@@ -614,7 +614,7 @@ class Storage:
             key,
             {"table_id": table_id, "seat_no": seat_no, "bot_name": bot_name, "amount": amount},
             SeatChange,
-            lambda work: tables.seat_bot(work, table_id, seat_no, bot_name, amount),
+            lambda work: holdem.seat_bot(work, table_id, seat_no, bot_name, amount),
             guild=_table_guild(table_id),
         )
 
@@ -628,7 +628,7 @@ class Storage:
             key,
             {"table_id": table_id, "seat_no": seat_no, "amount": amount},
             SeatChange,
-            lambda work: tables.rebuy(work, table_id, seat_no, amount),
+            lambda work: holdem.rebuy(work, table_id, seat_no, amount),
             guild=_table_guild(table_id),
         )
 
@@ -642,7 +642,7 @@ class Storage:
             key,
             {"table_id": table_id, "seat_no": seat_no},
             CashOut,
-            lambda work: tables.cash_out(work, table_id, seat_no),
+            lambda work: holdem.cash_out(work, table_id, seat_no),
             guild=_table_guild(table_id),
         )
 
@@ -660,7 +660,7 @@ class Storage:
             key,
             {"table_id": table_id, "hand_id": hand_id, "stacks": _pairs(stacks)},
             HandStarted,
-            lambda work: tables.start_hand(work, table_id, hand_id, stacks),
+            lambda work: holdem.start_hand(work, table_id, hand_id, stacks),
             guild=_table_guild(table_id),
         )
 
@@ -692,7 +692,7 @@ class Storage:
                 "results": _pairs(seat_results),
             },
             HandSettled,
-            lambda work: tables.settle_hand(
+            lambda work: holdem.settle_hand(
                 work, table_id, hand_id, final_stacks, phh=phh, results=seat_results
             ),
             guild=_table_guild(table_id),
@@ -705,26 +705,26 @@ class Storage:
             key,
             {"table_id": table_id, "hand_id": hand_id, "reason": reason},
             HandVoided,
-            lambda work: tables.void_hand(work, table_id, hand_id, reason),
+            lambda work: holdem.void_hand(work, table_id, hand_id, reason),
             guild=_table_guild(table_id),
         )
 
     async def close_table(
         self, table_id: int, *, key: str, actor_id: int | None = None
-    ) -> TableClosed:
+    ) -> ClosedTable:
         """Close a table: void its unfinished hand and cash every seat out."""
         return await self._operate(
             "close_table",
             key,
             {"table_id": table_id, "actor_id": actor_id},
-            TableClosed,
-            lambda work: tables.close_table(work, table_id, actor_id),
+            ClosedTable,
+            lambda work: holdem.close_table(work, table_id, actor_id),
             guild=_table_guild(table_id),
         )
 
     async def get_hand(self, table_id: int, hand_id: int) -> HandRecord | None:
         """A stored hand with its seats and PHH text, or None."""
-        return await self._read(lambda tx: tables.read_hand(tx, table_id, hand_id))
+        return await self._read(lambda tx: holdem.read_hand(tx, table_id, hand_id))
 
     async def list_hands(
         self,
@@ -738,14 +738,14 @@ class Storage:
         """Hands newest first: a guild's, a member's, or a table's."""
         _page(limit, offset)
         return await self._read(
-            lambda tx: tables.list_hands(
+            lambda tx: holdem.list_hands(
                 tx, guild_id, user_id=user_id, table_id=table_id, limit=limit, offset=offset
             )
         )
 
     async def table_sessions(self, table_id: int) -> list[SessionLine]:
         """A table's seating sessions, PokerNow style."""
-        return await self._read(lambda tx: tables.table_sessions(tx, table_id))
+        return await self._read(lambda tx: holdem.table_sessions(tx, table_id))
 
     # --- blackjack ---------------------------------------------------------------------------
 

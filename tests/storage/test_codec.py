@@ -11,12 +11,12 @@ from storage import codec
 from storage.models import (
     Account,
     CashOut,
+    ClosedTable,
     HandSettled,
     RecoveryReport,
     RefundedRound,
     RoundState,
     RoundStatus,
-    TableClosed,
     VoidedHand,
 )
 
@@ -37,7 +37,7 @@ def test_nested_values_enums_optionals_and_times_survive() -> None:
         Account(1, 2, 3, 4, 5, 6, date(2025, 3, 1), moment),
         Account(1, 2, 3, 4, 5, 0, None, moment),
         RoundState(7, 1, 2, RoundStatus.OPEN, {10: 5, 11: 6}, {10: 0, 11: 1}),
-        TableClosed(
+        ClosedTable(
             3, None, (CashOut(3, 0, 10, None, 50, 950), CashOut(3, 1, None, "Ada", 5, None))
         ),
         RecoveryReport(

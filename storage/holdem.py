@@ -34,6 +34,7 @@ from storage.models import (
     MAX_CHIPS,
     AccountKind,
     CashOut,
+    ClosedTable,
     Game,
     HandRecord,
     HandSeat,
@@ -49,9 +50,6 @@ from storage.models import (
     TableInfo,
     TableOpened,
     TableStatus,
-)
-from storage.models import (
-    TableClosed as TableClosedResult,
 )
 from storage.stats import StatsLine, add_stats
 
@@ -459,7 +457,7 @@ def _mark_voided(work: Work, table_id: int, hand_id: int, reason: str) -> None:
     )
 
 
-def close_table(work: Work, table_id: int, actor_id: int | None) -> TableClosedResult:
+def close_table(work: Work, table_id: int, actor_id: int | None) -> ClosedTable:
     """Close a table: void its unfinished hand, if any, and cash every seat out."""
     table = _table(work.tx, table_id)
     work.guild_id, work.actor_id, work.table_id = table.guild_id, actor_id, table_id
@@ -475,7 +473,7 @@ def close_table(work: Work, table_id: int, actor_id: int | None) -> TableClosedR
         "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE table_id = ?",
         (work.stamp, table_id),
     )
-    return TableClosedResult(table_id, voided, cash_outs)
+    return ClosedTable(table_id, voided, cash_outs)
 
 
 # --- reading ---------------------------------------------------------------------------------
