@@ -15,6 +15,10 @@ class CardParseError(MalformedInputError):
     """Text that is not a card or list of cards."""
 
 
+class UnknownStrategyError(MalformedInputError):
+    """A strategy name that is not one of the known strategies; the message names the choices."""
+
+
 class IllegalActionError(EngineError):
     """A well-formed action that the rules do not allow now; the state is left unchanged."""
 

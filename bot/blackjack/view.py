@@ -16,7 +16,7 @@ from bot.render.models import (
     BlackjackTableView,
     HandResult,
 )
-from engine.blackjack import Action, HandStatus, HandView, Outcome, Phase
+from engine.blackjack import Action, BlackjackHandStatus, HandView, Outcome, Phase
 from engine.blackjack.hand import hand_value
 from engine.cards import Card
 
@@ -72,7 +72,7 @@ def _hand(hand: HandView) -> BlackjackHandView:
     result = hand.result
     return BlackjackHandView(
         cards=hand.cards,
-        total=total_text(hand.cards, natural=hand.status is HandStatus.BLACKJACK),
+        total=total_text(hand.cards, natural=hand.status is BlackjackHandStatus.BLACKJACK),
         bet=hand.stake,
         is_doubled=hand.doubled,
         result=_RESULTS[result.outcome] if result is not None else None,
@@ -157,7 +157,7 @@ def deciding(snapshot: BlackjackSnapshot) -> Mapping[int, frozenset[Action]]:
             natural = (
                 seat is not None
                 and bool(seat.hands)
-                and seat.hands[0].status is HandStatus.BLACKJACK
+                and seat.hands[0].status is BlackjackHandStatus.BLACKJACK
             )
             first = Action.EVEN_MONEY if natural else Action.INSURE
             offers[player.user_id] = frozenset({first, Action.NO_INSURANCE})

@@ -36,7 +36,6 @@ from engine.blackjack.errors import (
     RulesError,
     ShoeExhaustedError,
     UnknownRuleError,
-    UnknownStrategyError,
 )
 from engine.blackjack.events import (
     CardDealt,
@@ -63,7 +62,7 @@ from engine.blackjack.events import (
     StakeAdded,
     TurnStarted,
 )
-from engine.blackjack.hand import HandValue, card_value, hand_value
+from engine.blackjack.hand import HandTotal, card_value, hand_value
 from engine.blackjack.round import SEATS, Round
 from engine.blackjack.rules import (
     CASINO,
@@ -82,21 +81,21 @@ from engine.blackjack.strategy import (
     STRATEGIES,
     Advice,
     BasicStrategy,
+    BlackjackStrategy,
     DealerStrategy,
-    RandomStrategy,
+    RandomBlackjackStrategy,
     SimpleStrategy,
-    Strategy,
     strategy_named,
 )
 from engine.blackjack.views import (
+    BlackjackHandStatus,
     DealerView,
     Decision,
-    HandStatus,
     HandView,
     RoundSeatView,
     RoundView,
 )
-from engine.errors import ActionNotAllowedError, NotYourTurnError
+from engine.errors import ActionNotAllowedError, NotYourTurnError, UnknownStrategyError
 
 __all__ = [
     "CASINO",
@@ -114,7 +113,9 @@ __all__ = [
     "BasicChart",
     "BasicStrategy",
     "BetError",
+    "BlackjackHandStatus",
     "BlackjackPays",
+    "BlackjackStrategy",
     "CardDealt",
     "DealerBusted",
     "DealerCardDealt",
@@ -131,10 +132,9 @@ __all__ = [
     "HandResult",
     "HandSettled",
     "HandSplit",
-    "HandStatus",
     "HandStood",
     "HandSurrendered",
-    "HandValue",
+    "HandTotal",
     "HandView",
     "HoleCardDealt",
     "HoleCardRevealed",
@@ -147,7 +147,7 @@ __all__ = [
     "NotYourTurnError",
     "Outcome",
     "Phase",
-    "RandomStrategy",
+    "RandomBlackjackStrategy",
     "Round",
     "RoundEnded",
     "RoundSeatView",
@@ -161,7 +161,6 @@ __all__ = [
     "SimpleStrategy",
     "StackedShoe",
     "StakeAdded",
-    "Strategy",
     "Surrender",
     "Ties",
     "TurnStarted",

@@ -17,10 +17,6 @@ class BadRuleValueError(RulesError):
     """A rule value of the wrong kind or out of range."""
 
 
-class UnknownStrategyError(MalformedInputError):
-    """A strategy name that is not one of the known strategies."""
-
-
 class BetError(MalformedInputError):
     """A bet or seat that cannot be played: not a positive whole number of chips, a bad seat."""
 

@@ -26,7 +26,7 @@ def card_value(card: Card) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class HandValue:
+class HandTotal:
     """The totals of a Blackjack hand.
 
     ``total`` is the best total: an ace counts 11 when that does not bust the hand, which makes
@@ -63,7 +63,7 @@ def best_total(hard: int, has_ace: bool) -> int:
     return hard + 10 if has_ace and hard <= 11 else hard
 
 
-def hand_value(cards: Iterable[Card]) -> HandValue:
+def hand_value(cards: Iterable[Card]) -> HandTotal:
     """The totals of ``cards``.
 
     >>> from engine.cards import parse_cards
@@ -79,4 +79,4 @@ def hand_value(cards: Iterable[Card]) -> HandValue:
         has_ace = has_ace or value == ACE
         count += 1
     soft = has_ace and hard <= 11
-    return HandValue(hard=hard, total=hard + 10 if soft else hard, soft=soft, cards=count)
+    return HandTotal(hard=hard, total=hard + 10 if soft else hard, soft=soft, cards=count)

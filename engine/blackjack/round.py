@@ -80,9 +80,9 @@ from engine.blackjack.hand import VALUE_OF_ID
 from engine.blackjack.rules import DoubleRule, Rules, Surrender, Ties
 from engine.blackjack.shoe import Shoe
 from engine.blackjack.views import (
+    BlackjackHandStatus,
     DealerView,
     Decision,
-    HandStatus,
     HandView,
     RoundSeatView,
     RoundView,
@@ -118,11 +118,11 @@ _MASK_SETS: Final = tuple(
 )
 _NO_ACTIONS: Final[frozenset[Action]] = frozenset()
 
-_WAITING: Final = HandStatus.WAITING
-_STOOD: Final = HandStatus.STOOD
-_BUST: Final = HandStatus.BUST
-_SURRENDERED: Final = HandStatus.SURRENDERED
-_NATURAL: Final = HandStatus.BLACKJACK
+_WAITING: Final = BlackjackHandStatus.WAITING
+_STOOD: Final = BlackjackHandStatus.STOOD
+_BUST: Final = BlackjackHandStatus.BUST
+_SURRENDERED: Final = BlackjackHandStatus.SURRENDERED
+_NATURAL: Final = BlackjackHandStatus.BLACKJACK
 
 
 class _Hand:
@@ -486,7 +486,7 @@ class Round:
             index=hand.index,
             cards=tuple(DECK[card] for card in hand.cards),
             stake=hand.stake,
-            status=HandStatus.ACTING if acting else hand.status,
+            status=BlackjackHandStatus.ACTING if acting else hand.status,
             doubled=hand.doubled,
             from_split=hand.from_split,
             result=result,

@@ -17,7 +17,7 @@ from engine.blackjack.actions import Phase
 from engine.blackjack.round import Round
 from engine.blackjack.rules import Rules
 from engine.blackjack.shoe import Shoe
-from engine.blackjack.strategy import Strategy, strategy_named
+from engine.blackjack.strategy import BlackjackStrategy, strategy_named
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ class SimResult:
 
 def simulate(
     rules: Rules,
-    strategy: Strategy,
+    strategy: BlackjackStrategy,
     rounds: int,
     rng: random.Random,
     *,

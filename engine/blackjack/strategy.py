@@ -21,15 +21,15 @@ from typing import Protocol
 
 from engine.blackjack.actions import Action, Phase
 from engine.blackjack.analysis import BasicChart, basic_chart
-from engine.blackjack.errors import UnknownStrategyError
 from engine.blackjack.hand import VALUE_OF_ID
 from engine.blackjack.rules import Rules
 from engine.blackjack.views import Decision
+from engine.errors import UnknownStrategyError
 
 _ORDER = {action: index for index, action in enumerate(Action)}
 
 
-class Strategy(Protocol):
+class BlackjackStrategy(Protocol):
     """Anything that picks a legal action for a decision."""
 
     name: str
@@ -148,7 +148,7 @@ class SimpleStrategy:
         return Action.STAND if Action.STAND in legal else _in_order(legal)[0]
 
 
-class RandomStrategy:
+class RandomBlackjackStrategy:
     """A uniformly random legal action (insurance choices included)."""
 
     name = "random"
@@ -160,16 +160,16 @@ class RandomStrategy:
         return options[rng.randrange(len(options))]
 
 
-STRATEGIES: dict[str, Callable[[Rules], Strategy]] = {
+STRATEGIES: dict[str, Callable[[Rules], BlackjackStrategy]] = {
     "basic": BasicStrategy,
     "dealer": lambda rules: DealerStrategy(),
     "simple": lambda rules: SimpleStrategy(),
-    "random": lambda rules: RandomStrategy(),
+    "random": lambda rules: RandomBlackjackStrategy(),
 }
 """Strategy names and how to build each for a rule set."""
 
 
-def strategy_named(name: str, rules: Rules) -> Strategy:
+def strategy_named(name: str, rules: Rules) -> BlackjackStrategy:
     """The strategy called ``name`` for ``rules``; ``UnknownStrategyError`` names the choices."""
     factory = STRATEGIES.get(name.strip().lower())
     if factory is None:

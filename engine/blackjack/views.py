@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.blackjack.actions import Action, HandResult, InsuranceResult, Phase
-from engine.blackjack.hand import VALUE_OF_ID, HandValue, hand_value
+from engine.blackjack.hand import VALUE_OF_ID, HandTotal, hand_value
 from engine.blackjack.rules import Rules
 from engine.cards import Card
 
@@ -43,7 +43,7 @@ class Decision:
         return None
 
     @property
-    def value(self) -> HandValue:
+    def value(self) -> HandTotal:
         """The hand's totals."""
         return hand_value(self.cards)
 
@@ -53,7 +53,7 @@ class Decision:
         return VALUE_OF_ID[self.dealer_up.id]
 
 
-class HandStatus(StrEnum):
+class BlackjackHandStatus(StrEnum):
     """Where a hand is in play."""
 
     WAITING = "waiting"
@@ -78,13 +78,13 @@ class HandView:
     index: int
     cards: tuple[Card, ...]
     stake: int
-    status: HandStatus
+    status: BlackjackHandStatus
     doubled: bool
     from_split: bool
     result: HandResult | None
 
     @property
-    def value(self) -> HandValue:
+    def value(self) -> HandTotal:
         """The hand's totals (``value.label`` is ``"7/17"`` for a soft 17)."""
         return hand_value(self.cards)
 
@@ -109,7 +109,7 @@ class DealerView:
     hole_hidden: bool
 
     @property
-    def value(self) -> HandValue:
+    def value(self) -> HandTotal:
         """The totals of the face-up cards."""
         return hand_value(self.cards)
 

@@ -18,6 +18,7 @@ from engine.blackjack import (
     Action,
     ActionNotAllowedError,
     BetError,
+    BlackjackHandStatus,
     BlackjackPays,
     CardDealt,
     DealerCardDealt,
@@ -26,7 +27,6 @@ from engine.blackjack import (
     EvenMoneyTaken,
     HandSettled,
     HandSplit,
-    HandStatus,
     HandStood,
     HoleCardDealt,
     HoleCardRevealed,
@@ -565,12 +565,12 @@ def vars_of(event: object) -> list[object]:
 def test_round_view_shows_status_totals_and_results() -> None:
     game, _, _ = dealt("As 9c 6d 7h 2s")
     hand = game.view().seats[0].hands[0]
-    assert hand.status is HandStatus.ACTING
+    assert hand.status is BlackjackHandStatus.ACTING
     assert hand.value.label == "7/17"
     assert game.view().seats[0].net is None
     game.stand(0)
     seat = game.view().seats[0]
-    assert seat.hands[0].status is HandStatus.STOOD
+    assert seat.hands[0].status is BlackjackHandStatus.STOOD
     assert seat.hands[0].result is not None
     assert seat.net == -10
 

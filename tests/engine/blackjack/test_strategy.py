@@ -15,7 +15,7 @@ from engine.blackjack import (
     BlackjackPays,
     DealerStrategy,
     Phase,
-    RandomStrategy,
+    RandomBlackjackStrategy,
     Round,
     Shoe,
     SimpleStrategy,
@@ -146,15 +146,15 @@ def test_random_strategy_picks_every_legal_action_and_only_those() -> None:
     game, _, _ = dealt("8s 6c 8d Tc")
     decision = game.decision()
     rng = random.Random(4)
-    seen = {RandomStrategy().choose(decision, rng) for _ in range(300)}
+    seen = {RandomBlackjackStrategy().choose(decision, rng) for _ in range(300)}
     assert seen == decision.legal
 
 
 def test_random_strategy_is_reproducible_with_a_seed() -> None:
     game, _, _ = dealt("8s 6c 8d Tc")
     decision = game.decision()
-    first = [RandomStrategy().choose(decision, random.Random(9)) for _ in range(5)]
-    second = [RandomStrategy().choose(decision, random.Random(9)) for _ in range(5)]
+    first = [RandomBlackjackStrategy().choose(decision, random.Random(9)) for _ in range(5)]
+    second = [RandomBlackjackStrategy().choose(decision, random.Random(9)) for _ in range(5)]
     assert first == second
 
 
