@@ -21,9 +21,5 @@ class NoDecisionError(BlackjackError):
     """The member has nothing to decide now (someone else must)."""
 
 
-class StaleActionError(BlackjackError):
-    """A button from an earlier round or an earlier decision (double clicks land here)."""
-
-
 class ActionRefused(BlackjackError):
     """The decision is not legal now, or its extra stake cannot be paid."""

@@ -27,7 +27,6 @@ from bot.blackjack.errors import (
     BetRefused,
     NoDecisionError,
     NotInRoundError,
-    StaleActionError,
 )
 from bot.blackjack.events import (
     ActionTaken,
@@ -45,7 +44,7 @@ from bot.blackjack.events import (
 from bot.blackjack.settlement import settle
 from bot.blackjack.view import in_order
 from bot.tables.clock import Scheduler, TimerHandle
-from bot.tables.errors import STALE_BUTTON
+from bot.tables.errors import STALE_BUTTON, StaleActionError
 from bot.tables.moves import move_chips
 from engine.blackjack import (
     INSURANCE_ACTIONS,

@@ -10,13 +10,13 @@ import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from discord.ext import commands
 
 from bot.discord.client import FeltBot
 from bot.discord.pacing import Pacer, bot_pacer
-from bot.discord.presenting import PresenterSetup
+from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_components import Handlers, TableButton
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tables.errors import TableError
@@ -27,18 +27,7 @@ DRAIN_SECONDS = 10.0
 """At shutdown, how long the tables' last messages may take to go out."""
 
 
-class ChannelPresenter(Protocol):
-    """What the cog needs of a table's presenter."""
-
-    @property
-    def channel_id(self) -> int: ...
-
-    async def drain(self) -> None: ...
-
-    async def aclose(self) -> None: ...
-
-
-P = TypeVar("P", bound=ChannelPresenter)
+P = TypeVar("P", bound=ChannelPresenter[Any, Any])
 
 
 class TableCog(commands.Cog, Generic[P]):

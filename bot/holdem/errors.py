@@ -10,7 +10,6 @@ __all__ = [
     "InvalidActionError",
     "NotSeatedError",
     "OutOfTurnError",
-    "StaleActionError",
     "TableClosingError",
     "TableError",
     "TableFullError",
@@ -36,10 +35,6 @@ class TableFullError(TableError):
 
 class OutOfTurnError(TableError):
     """Someone else is to act."""
-
-
-class StaleActionError(TableError):
-    """A button from an earlier hand or an earlier point of this hand (double clicks land here)."""
 
 
 class InvalidActionError(TableError):

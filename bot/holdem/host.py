@@ -21,7 +21,6 @@ from bot.holdem.errors import (
     InvalidActionError,
     NotSeatedError,
     OutOfTurnError,
-    StaleActionError,
     TableError,
     TableFullError,
 )
@@ -38,7 +37,7 @@ from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, PendingJoin
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
-from bot.tables.errors import STALE_BUTTON
+from bot.tables.errors import STALE_BUTTON, StaleActionError
 from bot.tables.moves import move_chips
 from engine.cards import Card
 from engine.errors import EngineError

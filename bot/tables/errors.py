@@ -14,5 +14,10 @@ class TableError(Exception):
         return self.message
 
 
+class StaleActionError(TableError):
+    """A button from an earlier hand or round, or from an earlier point of it (double clicks
+    land here), at either game."""
+
+
 STALE_BUTTON = "That button is out of date: the table has moved on."
 """The one refusal of a click offered at an earlier point of a hand or round, at either game."""

@@ -19,7 +19,6 @@ from discord import app_commands
 
 from bot.blackjack.errors import (
     NotInRoundError,
-    StaleActionError,
 )
 from bot.blackjack.events import TablePhase
 from bot.blackjack.host import BlackjackSettings, BlackjackTable
@@ -38,6 +37,7 @@ from bot.discord.replies import acknowledge
 from bot.discord.table_cog import TableCog
 from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
+from bot.tables.errors import StaleActionError
 from engine.blackjack import Action, Rules, Shoe
 from storage import MAX_CHIPS, Storage
 

@@ -12,11 +12,11 @@ from bot.blackjack.errors import (
     BetRefused,
     NoDecisionError,
     NotInRoundError,
-    StaleActionError,
 )
 from bot.blackjack.events import ActionTaken, RoundFinished, RoundRefunded, TablePhase
 from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.tables.clock import ManualScheduler
+from bot.tables.errors import StaleActionError
 from engine.blackjack import CASINO, Action, StackedShoe
 from storage import Storage
 from tests.bot.holdem.conftest import Recorder

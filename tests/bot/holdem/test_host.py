@@ -13,7 +13,6 @@ from bot.holdem.errors import (
     InvalidActionError,
     NotSeatedError,
     OutOfTurnError,
-    StaleActionError,
     TableClosingError,
     TableError,
 )
@@ -30,6 +29,7 @@ from bot.holdem.events import (
 from bot.holdem.host import HoldemTable
 from bot.render.models import SeatStatus
 from bot.tables.clock import ManualScheduler
+from bot.tables.errors import StaleActionError
 from engine.holdem import Call, Check, Fold, RaiseTo
 from storage import Storage
 from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, Recorder, calling_station
