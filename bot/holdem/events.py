@@ -243,7 +243,8 @@ class TurnStarted:
     seat_no: int
     user_id: int
     deadline: float
-    legal: LegalActions
+    legal: Offer
+    """What the seat may do, by seat number (as in the snapshot)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from bot.holdem.events import (
     HandsTabled,
     HoldemTableClosed,
     HoleCards,
+    Offer,
     PlayerSatOut,
     TableChanged,
     TableEvent,
@@ -309,14 +310,22 @@ class HandLifecycle:
             )
             return
         assert seat.user_id is not None
-        legal = hand.turn
-        assert legal is not None
+        turn = hand.turn
+        assert turn is not None
+        offer = Offer.of(turn, seat.seat_no)
         self._deadline = self._scheduler.now() + self.settings.turn_seconds
         self._turn_timer = self._scheduler.call_later(
             self.settings.turn_seconds, lambda: self._timeout(hand_id, count)
         )
         await self.publish(
-            TurnStarted(hand_id, count, seat.seat_no, seat.user_id, self._deadline, legal)
+            TurnStarted(
+                hand_id,
+                count,
+                seat.seat_no,
+                seat.user_id,
+                self._deadline,
+                offer,
+            )
         )
         await self._publish_table()
 

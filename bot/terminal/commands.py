@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.holdem.events import Offer
 from bot.numbers import NumberError, quote, read_whole
 from engine.blackjack import Action as BlackjackAction
 from engine.blackjack import Rules, Surrender
 from engine.blackjack.rules import DoubleRule
 from engine.holdem import Action as HoldemAction
-from engine.holdem import Call, Check, Fold, LegalActions, RaiseTo
+from engine.holdem import Call, Check, Fold, RaiseTo
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "leave"})
 HELP_WORDS = frozenset({"?", "help"})
@@ -188,7 +189,7 @@ def _common(text: str) -> Quit | ShowHelp | ShowTable | None:
     return None
 
 
-def parse_holdem(text: str, legal: LegalActions | None) -> HoldemCommand:
+def parse_holdem(text: str, legal: Offer | None) -> HoldemCommand:
     """Read a Hold'em line; ``legal`` is what the player may do now (``None``: not their turn)."""
     common = _common(text)
     if common is not None:

@@ -19,6 +19,7 @@ from bot.holdem.events import (
     HoldemTableClosed,
     HoleCards,
     Notice,
+    Offer,
     PlayerJoined,
     PlayerLeft,
     PlayerReturned,
@@ -34,7 +35,6 @@ from bot.render.models import HoldemSeatView, SeatStatus, Stage
 from bot.terminal.bots import strategy_of
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
 from engine.cards import Card
-from engine.holdem import LegalActions
 
 TABLE_NAME = "Felt Hold'em"
 BOT_MARK = "🤖 "
@@ -299,7 +299,7 @@ class HoldemScreen:
                 self.console.print(Text("Your result: ").append(signed(net)))
 
 
-def choices(legal: LegalActions) -> Text:
+def choices(legal: Offer) -> Text:
     """``f fold · c call 10 · r 20..990 raise to · a all-in 990 · q leave``."""
     parts = ["f fold"] if legal.can_fold else []
     if legal.can_check:

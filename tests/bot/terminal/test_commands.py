@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.holdem.events import Offer
 from bot.terminal.commands import (
     Back,
     Bet,
@@ -27,10 +28,10 @@ from bot.terminal.commands import (
     parse_holdem,
 )
 from engine.blackjack import Action
-from engine.holdem import Call, Check, Fold, LegalActions, RaiseTo
+from engine.holdem import Call, Check, Fold, RaiseTo
 
-FACING_BET = LegalActions(
-    player=0,
+FACING_BET = Offer(
+    seat_no=0,
     can_fold=True,
     can_check=False,
     call_amount=10,
@@ -39,8 +40,8 @@ FACING_BET = LegalActions(
     bet_so_far=0,
     is_bet=False,
 )
-FREE = LegalActions(0, False, True, None, 10, 990, 0, True)
-SHORT = LegalActions(0, True, False, 40, None, None, 0, False)
+FREE = Offer(0, False, True, None, 10, 990, 0, True)
+SHORT = Offer(0, True, False, 40, None, None, 0, False)
 """Facing an all-in bigger than the stack: fold or call, no raise."""
 PLAY = frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
 INSURANCE = frozenset({Action.INSURE, Action.NO_INSURANCE})
@@ -58,7 +59,7 @@ EVEN_MONEY = frozenset({Action.EVEN_MONEY, Action.NO_INSURANCE})
         ("c", FREE, Check()),
         ("  check ", FREE, Check()),
         ("r 100", FACING_BET, RaiseTo(100)),
-        ("RAISE 1,000", LegalActions(0, True, False, 10, 20, 1000, 0, False), RaiseTo(1000)),
+        ("RAISE 1,000", Offer(0, True, False, 10, 20, 1000, 0, False), RaiseTo(1000)),
         ("r 20", FACING_BET, RaiseTo(20)),
         ("bet 10", FREE, RaiseTo(10)),
         ("a", FACING_BET, RaiseTo(990)),
@@ -66,7 +67,7 @@ EVEN_MONEY = frozenset({Action.EVEN_MONEY, Action.NO_INSURANCE})
         ("a", SHORT, Call()),
     ],
 )
-def test_parse_holdem_actions(typed: str, legal: LegalActions, action: object) -> None:
+def test_parse_holdem_actions(typed: str, legal: Offer, action: object) -> None:
     assert parse_holdem(typed, legal) == PlayHoldem(action)  # type: ignore[arg-type]
 
 
@@ -89,7 +90,7 @@ def test_parse_holdem_actions(typed: str, legal: LegalActions, action: object) -
         ("rebuy some", None, "'some' is not a whole number of chips."),
     ],
 )
-def test_parse_holdem_refusals(typed: str, legal: LegalActions | None, message: str) -> None:
+def test_parse_holdem_refusals(typed: str, legal: Offer | None, message: str) -> None:
     with pytest.raises(InputError) as refused:
         parse_holdem(typed, legal)
     assert message in str(refused.value)
