@@ -44,6 +44,7 @@ from bot.tables.limits import (
 from engine.blackjack.rules import PRESETS
 from storage.errors import StorageError
 from storage.models import MAX_CHIPS
+from storage.settings import EconomySettings
 from storage.store import POSTGRES_SCHEMES, database_target
 
 MAX_SNOWFLAKE = 2**63 - 1
@@ -278,6 +279,15 @@ class EconomyConfig:
     transfers: bool = field(
         default=True, metadata=meta("Whether members may /give chips to each other.")
     )
+
+    def settings(self) -> EconomySettings:
+        """This section as storage's economy defaults, which each guild's settings override (the
+        same for the Discord bot and the terminal)."""
+        return EconomySettings(
+            starting_chips=self.starting_chips,
+            daily_amount=self.daily_amount,
+            transfers_enabled=self.transfers,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,6 @@ from storage import (
     DatabaseBusy,
     DatabaseFailure,
     DatabaseProblem,
-    EconomySettings,
     EmptySeat,
     IdempotencyConflict,
     InsufficientChips,
@@ -90,16 +89,6 @@ def register_storage_refusals(router: ErrorRouter) -> None:
         router.register_refusal(error_type, describe_storage_refusal)
 
 
-def economy_defaults(config: FeltConfig) -> EconomySettings:
-    """The ``[economy]`` config as the defaults that each guild's settings override."""
-    economy = config.economy
-    return EconomySettings(
-        starting_chips=economy.starting_chips,
-        daily_amount=economy.daily_amount,
-        transfers_enabled=economy.transfers,
-    )
-
-
 async def open_for_bot(
     config: FeltConfig, *, clock: Clock = utc_now, takeover: bool = False
 ) -> tuple[Storage, RecoveryReport]:
@@ -117,7 +106,7 @@ async def open_for_bot(
         storage = await Storage.open(
             config.database.url or config.database.path,
             clock=clock,
-            economy=economy_defaults(config),
+            economy=config.economy.settings(),
             shards=shards,
         )
     except DatabaseProblem as error:

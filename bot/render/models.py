@@ -105,6 +105,12 @@ class HoldemSeatView:
         if self.is_to_act and self.status is not SeatStatus.ACTIVE:
             raise ViewError(f"{owner}: only an active seat can be the one to act")
 
+    @property
+    def positions(self) -> str:
+        """``"D/SB"``: the button and blinds this seat holds this hand, for a line of text."""
+        held = (("D", self.is_button), ("SB", self.is_small_blind), ("BB", self.is_big_blind))
+        return "/".join(label for label, on in held if on)
+
 
 @dataclass(frozen=True, slots=True)
 class HoldemTableView:

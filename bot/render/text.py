@@ -98,17 +98,8 @@ def _holdem_seat_line(seat: HoldemSeatView, street: Stage, style: _Style) -> str
     head = f"{TO_ACT} " if seat.is_to_act else ""
     head += f"#{seat.seat} {name}" + (" [bot]" if seat.is_bot else "")
     parts = [chips_text(seat.stack)]
-    markers = [
-        label
-        for label, on in (
-            ("D", seat.is_button),
-            ("SB", seat.is_small_blind),
-            ("BB", seat.is_big_blind),
-        )
-        if on
-    ]
-    if markers:
-        parts.append("/".join(markers))
+    if seat.positions:
+        parts.append(seat.positions)
     if seat.bet:
         parts.append(f"bet {chips_text(seat.bet)}")
     status = {

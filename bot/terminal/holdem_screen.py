@@ -222,15 +222,7 @@ class HoldemScreen:
             name.append(" (you)", style="cyan")
         if seat.status in (SeatStatus.FOLDED, SeatStatus.SITTING_OUT):
             name.stylize("dim")
-        marks = "/".join(
-            label
-            for label, on in (
-                ("D", seat.is_button),
-                ("SB", seat.is_small_blind),
-                ("BB", seat.is_big_blind),
-            )
-            if on
-        )
+        marks = seat.positions
         detail = Text()
         if mine and self._cards is not None and self._cards[0] == hand_id and seat.status.in_hand:
             detail.append(cards_text(self._cards[1]))

@@ -23,7 +23,6 @@ from storage import (
     DailyAlreadyClaimed,
     DailyClaim,
     DailyDisabled,
-    EconomySettings,
     Storage,
 )
 from storage.instances import Claim
@@ -47,20 +46,9 @@ HOLDEM_CHANNEL_ID = 1
 BLACKJACK_CHANNEL_ID = 2
 
 
-def economy_settings(config: FeltConfig) -> EconomySettings:
-    """The starting grant and daily bonus the Discord bot uses for the same config."""
-    # The same mapping as bot.discord.database.economy_defaults, which imports discord.py.
-    economy = config.economy
-    return EconomySettings(
-        starting_chips=economy.starting_chips,
-        daily_amount=economy.daily_amount,
-        transfers_enabled=economy.transfers,
-    )
-
-
 async def open_wallet(path: str | Path, config: FeltConfig) -> Storage:
     """Open (creating and migrating) the database and the local player's account."""
-    storage = await Storage.open(path, economy=economy_settings(config))
+    storage = await Storage.open(path, economy=config.economy.settings())
     try:
         await storage.ensure_account(LOCAL_GUILD_ID, LOCAL_USER_ID)
     except BaseException:

@@ -264,11 +264,11 @@ async def _exercise(config: FeltConfig, database: Path) -> None:
     from bot.tables.clock import AsyncioScheduler
     from bot.terminal.blackjack import BlackjackOptions, auto_round
     from bot.terminal.bots import bot_factory
-    from bot.terminal.wallet import LOCAL_USER_ID, economy_settings
+    from bot.terminal.wallet import LOCAL_USER_ID
     from storage import MAX_CHIPS, DailyDisabled, Storage
 
     guild, member, other = 7, LOCAL_USER_ID, 71  # auto_round plays as the terminal's member
-    async with await Storage.open(database, economy=economy_settings(config)) as storage:
+    async with await Storage.open(database, economy=config.economy.settings()) as storage:
         await storage.ensure_account(guild, member)
         assert await storage.balance(guild, member) == config.economy.starting_chips
         try:

@@ -15,7 +15,6 @@ from bot.config import DatabaseConfig, EconomyConfig, FeltConfig
 from bot.discord.database import (
     STORAGE_REFUSALS,
     describe_open_failure,
-    economy_defaults,
     open_for_bot,
     register_storage_refusals,
 )
@@ -120,7 +119,7 @@ def test_open_failures_are_described_for_operators(error: DatabaseProblem, line:
 
 
 def test_economy_defaults_come_from_the_config() -> None:
-    economy = economy_defaults(FeltConfig(economy=EconomyConfig(transfers=False)))
+    economy = FeltConfig(economy=EconomyConfig(transfers=False)).economy.settings()
 
     assert economy.transfers_enabled is False
     assert economy.starting_chips == EconomyConfig().starting_chips

@@ -33,7 +33,6 @@ from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, Fa
 
 from bot.config import DatabaseConfig, DiscordConfig, FeltConfig
 from bot.discord.client import CogFactory, FeltBot, apply_endpoints, create_bot
-from bot.discord.database import economy_defaults
 from storage import Storage
 
 
@@ -72,7 +71,7 @@ async def open_storage(
     """A storage for ``config``'s database as ``felt run`` opens it (a subclass may be slow or
     failing on purpose)."""
     return await storage_class.open(
-        config.database.path, clock=storage_clock(fake), economy=economy_defaults(config)
+        config.database.path, clock=storage_clock(fake), economy=config.economy.settings()
     )
 
 
