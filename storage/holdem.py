@@ -43,7 +43,7 @@ from storage.models import (
     HandStatus,
     HandVoided,
     LedgerKind,
-    Seat,
+    OccupiedSeat,
     SeatChange,
     SeatResult,
     SessionLine,
@@ -507,7 +507,8 @@ def read_table(tx: Transaction, table_id: int) -> TableInfo | None:
         opened_at=parse_time(row[5]),
         closed_at=None if row[6] is None else parse_time(row[6]),
         seats=tuple(
-            Seat(table_id, int(s[0]), int(s[1]), s[2], s[3], s[4], parse_time(s[5])) for s in seats
+            OccupiedSeat(table_id, int(s[0]), int(s[1]), s[2], s[3], s[4], parse_time(s[5]))
+            for s in seats
         ),
         hand_in_progress=None if running is None else int(running),
         last_hand_id=None if last is None else int(last),

@@ -208,7 +208,7 @@ class Transfer:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class OccupiedSeat:
     """An occupied seat: who sits there and the chips in front of them."""
 
     table_id: int
@@ -256,13 +256,13 @@ class TableInfo:
     status: TableStatus
     opened_at: datetime
     closed_at: datetime | None
-    seats: tuple[Seat, ...]
+    seats: tuple[OccupiedSeat, ...]
     hand_in_progress: int | None
     """The unfinished hand's id, if any."""
     last_hand_id: int | None
     """The highest hand id started at this table, if any."""
 
-    def seat(self, seat_no: int) -> Seat | None:
+    def seat(self, seat_no: int) -> OccupiedSeat | None:
         """The occupant of a seat, or None if it is empty."""
         for seat in self.seats:
             if seat.seat_no == seat_no:

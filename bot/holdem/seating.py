@@ -27,8 +27,7 @@ from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import SeatFacts
 from bot.tables.moves import move_chips, seat_key
 from engine.holdem import Action, Hand
-from storage import BalanceLimitExceeded, InsufficientChips, InvalidAmount, Storage
-from storage import Seat as StoredSeat
+from storage import BalanceLimitExceeded, InsufficientChips, InvalidAmount, OccupiedSeat, Storage
 
 OUT_OF_CHIPS = "out of chips"
 BOT_NAMES = (
@@ -170,7 +169,7 @@ class Seating:
 
     # ----- chips in and out --------------------------------------------------------------------
 
-    def restore(self, stored: StoredSeat) -> None:
+    def restore(self, stored: OccupiedSeat) -> None:
         """Seat again who storage says sits here (after a restart)."""
         who = stored.user_id if stored.user_id is not None else f"bot:{stored.bot_name}"
         since = f"joined:{stored.joined_at.isoformat()}"
