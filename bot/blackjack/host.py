@@ -20,7 +20,6 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass
-from typing import Protocol
 
 from bot.blackjack.errors import (
     ActionRefused,
@@ -46,6 +45,7 @@ from bot.blackjack.view import in_order
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.errors import STALE_BUTTON, StaleActionError
 from bot.tables.moves import move_chips
+from bot.tables.presenter import Presenter
 from engine.blackjack import (
     INSURANCE_ACTIONS,
     SEATS,
@@ -74,12 +74,6 @@ _REASONS = {
     Action.SPLIT: BetReason.SPLIT,
     Action.INSURE: BetReason.INSURANCE,
 }
-
-
-class Presenter(Protocol):
-    """Where a table's events go. Must return quickly: queue slow work."""
-
-    async def publish(self, event: TableEvent) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +110,7 @@ class BlackjackTable:
         name: str,
         settings: BlackjackSettings,
         scheduler: Scheduler,
-        presenter: Presenter,
+        presenter: Presenter[TableEvent],
         rng: random.Random | None = None,
         shoe: Shoe | None = None,
     ) -> None:

@@ -13,7 +13,6 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from bot.holdem.errors import (
     TableClosingError,
@@ -39,6 +38,7 @@ from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import TableState, table_snapshot
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.moves import move_chips
+from bot.tables.presenter import Presenter
 from engine.bots import TableStats
 from engine.bots.runner import HandBot
 from engine.cards import Card
@@ -48,12 +48,6 @@ from storage import Storage
 _log = logging.getLogger("felt.holdem")
 
 TIMEOUTS_BEFORE_SITTING_OUT = 2
-
-
-class Presenter(Protocol):
-    """Where a table's events go. Must return quickly: queue slow work (Discord requests)."""
-
-    async def publish(self, event: TableEvent) -> None: ...
 
 
 EquityFunction = Callable[[Sequence[tuple[Card, ...]], Sequence[Card]], Sequence[float]]
@@ -74,7 +68,7 @@ class HandLifecycle:
         host_user_id: int | None,
         settings: HoldemSettings,
         scheduler: Scheduler,
-        presenter: Presenter,
+        presenter: Presenter[TableEvent],
         bots: BotFactory,
         equity: EquityFunction | None = None,
         rng: random.Random | None = None,

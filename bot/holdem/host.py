@@ -30,21 +30,23 @@ from bot.holdem.events import (
     Offer,
     PlayerReturned,
     PlayerSatOut,
+    TableEvent,
     TableLifecycle,
 )
-from bot.holdem.flow import EquityFunction, HandLifecycle, Presenter
+from bot.holdem.flow import EquityFunction, HandLifecycle
 from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, PendingJoin
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tables.errors import STALE_BUTTON, StaleActionError
 from bot.tables.moves import move_chips
+from bot.tables.presenter import Presenter
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.holdem import Action
 from storage import Storage, TableInfo
 
-__all__ = ["STALE_BUTTON", "EquityFunction", "HoldemTable", "Presenter"]
+__all__ = ["STALE_BUTTON", "EquityFunction", "HoldemTable"]
 
 
 class HoldemTable(HandLifecycle):
@@ -64,7 +66,7 @@ class HoldemTable(HandLifecycle):
         settings: HoldemSettings,
         key: str,
         scheduler: Scheduler,
-        presenter: Presenter,
+        presenter: Presenter[TableEvent],
         bots: BotFactory,
         equity: EquityFunction | None = None,
         rng: random.Random | None = None,
@@ -95,7 +97,7 @@ class HoldemTable(HandLifecycle):
         *,
         storage: Storage,
         scheduler: Scheduler,
-        presenter: Presenter,
+        presenter: Presenter[TableEvent],
         bots: BotFactory,
         equity: EquityFunction | None = None,
         rng: random.Random | None = None,

@@ -12,16 +12,17 @@ import random
 from collections.abc import Callable, Iterable
 
 from bot.holdem.errors import TableError
-from bot.holdem.events import HandCancelled, Notice
-from bot.holdem.host import EquityFunction, HoldemTable, Presenter
+from bot.holdem.events import HandCancelled, Notice, TableEvent
+from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
+from bot.tables.presenter import Presenter
 from storage import Storage, TableInfo
 
 _log = logging.getLogger("felt.holdem")
 
-PresenterFactory = Callable[[int, int], Presenter]
+PresenterFactory = Callable[[int, int], Presenter[TableEvent]]
 """Builds the presenter of a table from (guild id, channel id)."""
 
 
