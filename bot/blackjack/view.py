@@ -12,22 +12,22 @@ from bot.blackjack.events import BlackjackSnapshot, TablePhase
 from bot.render.models import (
     BlackjackHandView,
     BlackjackPhase,
+    BlackjackResultLabel,
     BlackjackSeatView,
     BlackjackTableView,
-    HandResult,
 )
 from engine.blackjack import Action, BlackjackHandStatus, HandView, Outcome, Phase
 from engine.blackjack.hand import hand_value
 from engine.cards import Card
 
 _RESULTS = {
-    Outcome.BLACKJACK: HandResult.BLACKJACK,
-    Outcome.EVEN_MONEY: HandResult.EVEN_MONEY,
-    Outcome.WIN: HandResult.WIN,
-    Outcome.PUSH: HandResult.PUSH,
-    Outcome.LOSS: HandResult.LOSE,
-    Outcome.BUST: HandResult.LOSE,
-    Outcome.SURRENDER: HandResult.SURRENDER,
+    Outcome.BLACKJACK: BlackjackResultLabel.BLACKJACK,
+    Outcome.EVEN_MONEY: BlackjackResultLabel.EVEN_MONEY,
+    Outcome.WIN: BlackjackResultLabel.WIN,
+    Outcome.PUSH: BlackjackResultLabel.PUSH,
+    Outcome.LOSS: BlackjackResultLabel.LOSE,
+    Outcome.BUST: BlackjackResultLabel.LOSE,
+    Outcome.SURRENDER: BlackjackResultLabel.SURRENDER,
 }
 _PHASES = {
     Phase.READY: BlackjackPhase.BETTING,

@@ -31,9 +31,9 @@ from bot.render.cards import card_size, draw_card
 from bot.render.models import (
     BlackjackHandView,
     BlackjackPhase,
+    BlackjackResultLabel,
     BlackjackSeatView,
     BlackjackTableView,
-    HandResult,
 )
 from engine.cards import Card
 
@@ -54,13 +54,13 @@ PLATE_INSET = 28
 """How far inside the rail the name plates' bottoms sit."""
 MIN_HEIGHT = 600
 
-RESULT_COLOURS: dict[HandResult, RGB] = {
-    HandResult.WIN: (46, 160, 87),
-    HandResult.BLACKJACK: (214, 160, 28),
-    HandResult.EVEN_MONEY: (214, 160, 28),
-    HandResult.PUSH: (98, 106, 120),
-    HandResult.LOSE: (200, 52, 60),
-    HandResult.SURRENDER: (120, 96, 140),
+RESULT_COLOURS: dict[BlackjackResultLabel, RGB] = {
+    BlackjackResultLabel.WIN: (46, 160, 87),
+    BlackjackResultLabel.BLACKJACK: (214, 160, 28),
+    BlackjackResultLabel.EVEN_MONEY: (214, 160, 28),
+    BlackjackResultLabel.PUSH: (98, 106, 120),
+    BlackjackResultLabel.LOSE: (200, 52, 60),
+    BlackjackResultLabel.SURRENDER: (120, 96, 140),
 }
 
 

@@ -27,9 +27,9 @@ __all__ = [
     "HOLDEM_MIN_SEATS",
     "BlackjackHandView",
     "BlackjackPhase",
+    "BlackjackResultLabel",
     "BlackjackSeatView",
     "BlackjackTableView",
-    "HandResult",
     "HoldemSeatView",
     "HoldemTableView",
     "SeatStatus",
@@ -168,7 +168,7 @@ class HoldemTableView:
         return sum(self.pots)
 
 
-class HandResult(Enum):
+class BlackjackResultLabel(Enum):
     """How a settled Blackjack hand ended, as the table labels it."""
 
     WIN = "win"
@@ -204,7 +204,7 @@ class BlackjackHandView:
     bet: int = 0
     """Chips at stake on this hand (doubled hands show the doubled stake)."""
     is_doubled: bool = False
-    result: HandResult | None = None
+    result: BlackjackResultLabel | None = None
     net: int | None = None
     """Chips won (+) or lost (-) once settled, if the host wants it shown."""
 

@@ -15,9 +15,9 @@ from bot.render.holdem import render_holdem_table
 from bot.render.models import (
     BlackjackHandView,
     BlackjackPhase,
+    BlackjackResultLabel,
     BlackjackSeatView,
     BlackjackTableView,
-    HandResult,
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
@@ -146,21 +146,21 @@ def blackjack_settled() -> BlackjackTableView:
         seats=(
             BlackjackSeatView(0, "Alice", bet=50, hands=(
                 BlackjackHandView(_cards("As Kd"), total="blackjack", bet=50,
-                                  result=HandResult.BLACKJACK, net=75),
+                                  result=BlackjackResultLabel.BLACKJACK, net=75),
             )),
             BlackjackSeatView(1, "Bob the Splitter", bet=100, hands=(
                 BlackjackHandView(_cards("8s 3c Th"), total="21", bet=100,
-                                  result=HandResult.WIN, net=100),
+                                  result=BlackjackResultLabel.WIN, net=100),
                 BlackjackHandView(_cards("8d 5h 9c"), total="bust", bet=100,
-                                  result=HandResult.LOSE, net=-100),
+                                  result=BlackjackResultLabel.LOSE, net=-100),
                 BlackjackHandView(_cards("8c 9h"), total="17", bet=100,
-                                  result=HandResult.PUSH, net=0),
+                                  result=BlackjackResultLabel.PUSH, net=0),
                 BlackjackHandView(_cards("8h 2d 9s"), total="19", bet=200, is_doubled=True,
-                                  result=HandResult.WIN, net=200),
+                                  result=BlackjackResultLabel.WIN, net=200),
             )),
             BlackjackSeatView(2, "Basic Strategy Bot", bet=25, is_bot=True, hands=(
                 BlackjackHandView(_cards("Ts 6d"), total="16", bet=25,
-                                  result=HandResult.SURRENDER, net=-13),
+                                  result=BlackjackResultLabel.SURRENDER, net=-13),
             )),
         ),
     )  # fmt: skip

@@ -15,7 +15,7 @@ from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import deciding, in_order, table_view, total_text
 from bot.render import blackjack_table_text, render_blackjack_table
 from bot.render.cards import card_label
-from bot.render.models import BlackjackPhase, HandResult
+from bot.render.models import BlackjackPhase, BlackjackResultLabel
 from bot.tables.clock import ManualScheduler
 from engine.blackjack import CASINO, Action, StackedShoe, Surrender
 from engine.cards import parse_cards
@@ -124,11 +124,11 @@ async def test_every_snapshot_of_a_round_maps_to_a_view_that_hides_the_hole_card
     assert final.dealer_total == "bust (24)"
     alice, bob = final.seats
     assert [(hand.total, hand.bet, hand.result, hand.net) for hand in alice.hands] == [
-        ("11", 50, HandResult.WIN, 50),
-        ("17", 50, HandResult.WIN, 50),
+        ("11", 50, BlackjackResultLabel.WIN, 50),
+        ("17", 50, BlackjackResultLabel.WIN, 50),
     ]
     assert [(hand.total, hand.result, hand.net) for hand in bob.hands] == [
-        ("19", HandResult.WIN, 20)
+        ("19", BlackjackResultLabel.WIN, 20)
     ]
     assert render_blackjack_table(final).startswith(b"\x89PNG")
 
@@ -158,7 +158,7 @@ async def test_insurance_offers_even_money_to_a_natural_and_insurance_to_the_oth
     assert deciding(snapshot) == {ALICE: snapshot.legal}
     view = table_view(snapshot)
     assert view is not None and view.seats[0].insurance == 50
-    assert view.seats[1].hands[0].result is HandResult.EVEN_MONEY
+    assert view.seats[1].hands[0].result is BlackjackResultLabel.EVEN_MONEY
     assert recorder.snapshots
 
 

@@ -15,9 +15,9 @@ from bot.render import (
     HOLDEM_IMAGE_SIZE,
     BlackjackHandView,
     BlackjackPhase,
+    BlackjackResultLabel,
     BlackjackSeatView,
     BlackjackTableView,
-    HandResult,
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
@@ -214,7 +214,7 @@ def test_blackjack_renders_the_same_bytes_twice_and_results_change_it() -> None:
     view = samples.blackjack_splits()
     assert render_blackjack_table(view) == render_blackjack_table(view)
     seat = view.seats[0]
-    settled_hand = dataclasses.replace(seat.hands[0], result=HandResult.BLACKJACK, net=75)
+    settled_hand = dataclasses.replace(seat.hands[0], result=BlackjackResultLabel.BLACKJACK, net=75)
     changed = dataclasses.replace(
         view, seats=(dataclasses.replace(seat, hands=(settled_hand,)), *view.seats[1:])
     )

@@ -8,9 +8,9 @@ from bot.render import (
     EMBED_DESCRIPTION_LIMIT,
     BlackjackHandView,
     BlackjackPhase,
+    BlackjackResultLabel,
     BlackjackSeatView,
     BlackjackTableView,
-    HandResult,
     HoldemSeatView,
     HoldemTableView,
     SeatStatus,
@@ -162,7 +162,11 @@ def test_blackjack_text_stays_under_the_limit_with_seven_long_seats(hands: int) 
             hand_to_act=0 if index == 0 else None,
             hands=tuple(
                 BlackjackHandView(
-                    many, total=LONG, bet=10**9, result=HandResult.EVEN_MONEY, net=-(10**9)
+                    many,
+                    total=LONG,
+                    bet=10**9,
+                    result=BlackjackResultLabel.EVEN_MONEY,
+                    net=-(10**9),
                 )
                 for _ in range(hands)
             ),
