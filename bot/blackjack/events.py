@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from bot.tables.events import Notice
 from engine.blackjack import Action
 from engine.blackjack.views import RoundView
 
@@ -136,13 +137,6 @@ class RoundRefunded:
 
     round_id: int
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """Something worth saying in the channel."""
-
-    text: str
 
 
 TableEvent = (

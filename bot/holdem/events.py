@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.holdem.kinds import SeatStatus, Stage
+from bot.tables.events import Notice
 from engine.cards import Card
 from engine.holdem import Action, ActionKind, Call, Check, Fold, LegalActions, RaiseTo
 
@@ -302,13 +303,6 @@ class HoldemTableClosed:
     reason: str
     cash_outs: tuple[tuple[str, int | None, int], ...]
     """(name, user id or None for a bot, chips returned)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """Something worth saying in the channel that fits no other event."""
-
-    text: str
 
 
 TableEvent = (

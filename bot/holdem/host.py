@@ -26,7 +26,6 @@ from bot.holdem.errors import (
 )
 from bot.holdem.events import (
     HandCancelled,
-    Notice,
     Offer,
     PlayerReturned,
     PlayerSatOut,
@@ -39,6 +38,7 @@ from bot.holdem.seating import BotFactory, PendingJoin
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tables.errors import STALE_BUTTON, StaleActionError
+from bot.tables.events import Notice
 from bot.tables.moves import move_chips
 from bot.tables.presenter import Presenter
 from engine.cards import Card

@@ -12,11 +12,12 @@ import random
 from collections.abc import Callable, Iterable
 
 from bot.holdem.errors import TableError
-from bot.holdem.events import HandCancelled, Notice, TableEvent
+from bot.holdem.events import HandCancelled, TableEvent
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
+from bot.tables.events import Notice
 from bot.tables.presenter import Presenter
 from storage import Storage, TableInfo
 

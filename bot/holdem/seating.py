@@ -16,7 +16,6 @@ from typing import Protocol
 
 from bot.holdem.errors import BuyInError, NotSeatedError, TableError
 from bot.holdem.events import (
-    Notice,
     PlayerJoined,
     PlayerLeft,
     PlayerReturned,
@@ -25,6 +24,7 @@ from bot.holdem.events import (
 )
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import SeatFacts
+from bot.tables.events import Notice
 from bot.tables.moves import move_chips, seat_key
 from engine.holdem import Action, Hand
 from storage import BalanceLimitExceeded, InsufficientChips, InvalidAmount, OccupiedSeat, Storage

@@ -15,7 +15,6 @@ from bot.blackjack.events import (
     ActionTaken,
     BetPlaced,
     BlackjackSnapshot,
-    Notice,
     RoundFinished,
     RoundRefunded,
     TableChanged,
@@ -24,6 +23,7 @@ from bot.blackjack.events import (
 )
 from bot.blackjack.view import seat_label, table_view
 from bot.render.models import BlackjackHandView
+from bot.tables.events import Notice
 from bot.terminal.commands import (
     blackjack_choices,
 )

@@ -18,7 +18,6 @@ from bot.holdem.events import (
     HandsTabled,
     HoldemTableClosed,
     HoleCards,
-    Notice,
     Offer,
     PlayerJoined,
     PlayerLeft,
@@ -32,6 +31,7 @@ from bot.holdem.events import (
 )
 from bot.holdem.view import table_view
 from bot.render.models import HoldemSeatView, SeatStatus, Stage
+from bot.tables.events import Notice
 from bot.terminal.bots import strategy_of
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
 from engine.cards import Card

@@ -16,7 +16,6 @@ from bot.blackjack.events import (
     BetPlaced,
     BettingOpened,
     BlackjackSnapshot,
-    Notice,
     RoundFinished,
     RoundRefunded,
     TableChanged,
@@ -30,6 +29,7 @@ from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS
 from bot.discord.table_look import TableLook, TablePayload
 from bot.render import BlackjackTableView, render_blackjack_table
+from bot.tables.events import Notice
 from storage import Game
 
 __all__ = ["POST_LINGER_SECONDS", "BlackjackPresenter", "EventTap"]

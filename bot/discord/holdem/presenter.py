@@ -42,7 +42,6 @@ from bot.holdem.events import (
     HandsTabled,
     HoldemTableClosed,
     HoleCards,
-    Notice,
     PlayerJoined,
     PlayerLeft,
     PlayerReturned,
@@ -56,6 +55,7 @@ from bot.holdem.events import (
 )
 from bot.holdem.kinds import Stage
 from bot.render import HoldemTableView, render_cards, render_holdem_table
+from bot.tables.events import Notice
 from storage import Game, StorageError
 
 _log = logging.getLogger("felt.discord.holdem")
