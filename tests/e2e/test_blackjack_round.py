@@ -3,17 +3,11 @@ looks on, the table message follows the round, and each member sees only their o
 
 from __future__ import annotations
 
-from blackjack_fixtures import (
-    BlackjackWorld,
-    Factory,
-    refusal,
-    start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
-)
-from conftest import World
-from fakediscord import FakeDiscord, ResponseKind
-
 from bot.blackjack.events import RoundFinished, TableChanged
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord, ResponseKind
+from tests.e2e.support.blackjack import BlackjackWorld, Factory, refusal
+from tests.e2e.support.bot_world import World
 
 HIDDEN = "🂠"
 

@@ -8,22 +8,10 @@ limits. Every payload the bot sent is checked for hole cards at the end.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import World
-from fakediscord import FakeDiscord, FakeMember, FakeMessage, ResponseKind
-from holdem_fixtures import (
-    Factory,
-    HoldemWorld,
-    button,
-    check_privacy,
-    dealing_order,
-    deck,
-    passive,
-    scaled_rules,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from bot.holdem.events import (
     ActionTaken,
@@ -36,6 +24,11 @@ from bot.holdem.events import (
 from bot.holdem.host import STALE_BUTTON
 from engine.cards import Card
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage, ResponseKind
+from tests.e2e.support.bot_world import World, scaled_rules
+from tests.e2e.support.decks import dealing_order, deck
+from tests.e2e.support.holdem import Factory, HoldemWorld, button, passive
+from tests.e2e.support.privacy import check_privacy
 
 ROYAL_BOARD = "As Ks Qs Js Ts"
 SPLIT_HAND = 2
@@ -185,7 +178,7 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
         message, ref = await h.wait_offer(alice)
         stale = dataclasses.replace(message, components=[dict(row) for row in message.components])
         await h.scheduler.expire_turn()
-        await h.wait_host(lambda ref=ref: h.moved_on(ref), "the timeout")
+        await h.wait_host(functools.partial(h.moved_on, ref), "the timeout")
     timed_out = [e for e in h.of(ActionTaken) if e.name == "Alice" and e.automatic]
     assert len(timed_out) == 2
     assert [e.reason for e in h.of(PlayerSatOut) if e.user_id == alice.id][-1].startswith(

@@ -19,7 +19,7 @@ from bot.cli import main
 from bot.cli.db import DEFAULT_DB_PATH, database, database_path
 from storage.sqlite import latest_version, load_migrations
 from storage.store import Storage
-from tests.storage.conftest import raw
+from tests.storage.conftest import PostgresServer, raw
 
 ALL_APPLIED = (
     f"schema 0 -> {latest_version()} (applied {', '.join(m.name for m in load_migrations())})"
@@ -57,7 +57,9 @@ def test_a_database_is_a_path_a_sqlite_url_or_a_postgresql_url() -> None:
     assert database("postgres://felt@db/felt") == "postgres://felt@db/felt"
 
 
-def test_migrate_creates_then_reports_up_to_date(tmp_path: Path, capsys) -> None:
+def test_migrate_creates_then_reports_up_to_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "felt.db"
 
     assert main(["db", "--db", str(path), "migrate"]) == 0
@@ -66,7 +68,9 @@ def test_migrate_creates_then_reports_up_to_date(tmp_path: Path, capsys) -> None
     assert f"already up to date (schema {latest_version()})" in capsys.readouterr().out
 
 
-def test_check_passes_on_an_honest_database(database, capsys) -> None:
+def test_check_passes_on_an_honest_database(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
 
     code = main(["db", "check", "--db", str(database)])
@@ -77,7 +81,9 @@ def test_check_passes_on_an_honest_database(database, capsys) -> None:
     assert "guild 10: 2,000 chips held; 2,000 minted, 0 burned" in out
 
 
-def test_check_fails_naming_the_account_that_disagrees(database, capsys) -> None:
+def test_check_fails_naming_the_account_that_disagrees(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     account = raw(
         database, "SELECT account_id FROM accounts WHERE kind = 'member' AND user_id = ?", (BOB,)
@@ -92,7 +98,9 @@ def test_check_fails_naming_the_account_that_disagrees(database, capsys) -> None
     assert "FAILED: 2 problem(s) found." in out
 
 
-def test_check_refuses_a_missing_outdated_or_newer_database(tmp_path: Path, capsys) -> None:
+def test_check_refuses_a_missing_outdated_or_newer_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "missing.db"
     empty = tmp_path / "empty.db"
     sqlite3.connect(empty).close()
@@ -111,7 +119,9 @@ def test_check_refuses_a_missing_outdated_or_newer_database(tmp_path: Path, caps
     assert f"only knows up to {latest_version()}" in capsys.readouterr().err
 
 
-def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, database, capsys) -> None:
+def test_export_ledger_to_a_file_and_to_stdout(
+    tmp_path: Path, database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = database
     populate(path)
     target = tmp_path / "ledger.csv"
@@ -132,7 +142,7 @@ def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, database, capsys)
     assert [row["kind"] for row in bobs] == ["starting_grant", "buy_in", "buy_in", "hand_result"]
 
 
-def test_export_sessions(database, capsys) -> None:
+def test_export_sessions(database: str | Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = database
     table = populate(path)
 
@@ -145,7 +155,9 @@ def test_export_sessions(database, capsys) -> None:
     assert "Table 99 does not exist." in capsys.readouterr().err
 
 
-def test_check_refuses_an_empty_or_newer_postgresql_schema(postgres_server, capsys) -> None:
+def test_check_refuses_an_empty_or_newer_postgresql_schema(
+    postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     empty = postgres_server.new_database()
     newer = postgres_server.new_database()
     assert main(["db", "migrate", "--db", newer]) == 0

@@ -32,7 +32,8 @@ from bot.render.models import SeatStatus
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, Fold, RaiseTo
 from storage import Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, Recorder, calling_station
+from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, calling_station
+from tests.bot.recorder import HoldemRecorder
 
 STARTING = 1000  # storage's default starting grant
 
@@ -59,7 +60,7 @@ async def play_out(
 
 
 async def test_host_join_fills_bots_and_deals_privately(
-    make_table: Any, recorder: Recorder
+    make_table: Any, recorder: HoldemRecorder
 ) -> None:
     table = await make_table()
     seat = await table.join(ALICE, "Alice", 500, key="join-a")
@@ -120,7 +121,7 @@ async def test_host_refuses_a_second_seat(make_table: Any) -> None:
 
 
 async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
-    make_table: Any, recorder: Recorder
+    make_table: Any, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -147,7 +148,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
 
 
 async def test_host_timeout_checks_or_folds_and_two_in_a_row_sit_out(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await table.join(ALICE, "Alice", 500)
@@ -165,12 +166,12 @@ async def test_host_timeout_checks_or_folds_and_two_in_a_row_sit_out(
     assert timed_out[0].text.startswith("Alice") and timed_out[0].text.endswith("(timed out)")
     assert recorder.of(PlayerSatOut)[0].reason == "timed out twice in a row"
     await play_out(table, scheduler)
-    assert table.snapshot().seat(1) is not None
-    assert table.snapshot().seat(1).status is SeatStatus.SITTING_OUT  # type: ignore[union-attr]
+    seat = table.snapshot().seat(1)
+    assert seat is not None and seat.status is SeatStatus.SITTING_OUT
 
 
 async def test_host_settles_every_hand_and_conserves_chips(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -187,7 +188,7 @@ async def test_host_settles_every_hand_and_conserves_chips(
 
 
 async def test_host_leave_mid_hand_cashes_out_after_it(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -200,7 +201,7 @@ async def test_host_leave_mid_hand_cashes_out_after_it(
     await table.leave(CAROL)
     await play_out(table, scheduler)
     left = recorder.of(PlayerLeft)
-    assert sorted(e.user_id for e in left) == sorted([BOB, CAROL])
+    assert len(left) == 2 and {e.user_id for e in left} == {BOB, CAROL}
     assert table.seat_of(BOB) is None and table.seat_of(ALICE) == 1
     assert table.hand is None and not table.is_closed  # Alice waits for company
     assert await table.leave(ALICE) is True
@@ -211,7 +212,7 @@ async def test_host_leave_mid_hand_cashes_out_after_it(
 
 
 async def test_host_table_with_no_humans_closes_and_bots_return_chips_to_the_house(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -239,7 +240,7 @@ async def test_host_stop_is_for_the_host_or_an_admin(make_table: Any) -> None:
 
 
 async def test_host_a_joiner_takes_a_bots_seat_from_the_next_hand(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(seats=3, bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -289,7 +290,7 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
         info,
         storage=storage,
         scheduler=ManualScheduler(),
-        presenter=Recorder(),
+        presenter=HoldemRecorder(),
         bots=calling_station,
         rng=random.Random(1),
     )
@@ -300,7 +301,7 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
 
 
 async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
-    make_table: Any, storage: Storage, recorder: Recorder
+    make_table: Any, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1)
     await table.join(ALICE, "Alice", 500)
@@ -317,7 +318,7 @@ async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
 
 
 async def test_host_with_real_smart_bots_plays_and_records_opponent_stats(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     from bot.holdem.bots import TABLE_BOTS, TABLE_EQUITY
     from bot.holdem.settings import HoldemSettings
@@ -348,7 +349,7 @@ async def test_host_with_real_smart_bots_plays_and_records_opponent_stats(
 
 
 async def test_host_tables_hands_with_equities_on_a_preflop_all_in(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     from bot.holdem.bots import TABLE_EQUITY
     from bot.holdem.events import HandsTabled

@@ -21,8 +21,9 @@ from bot.holdem.view import table_view
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, Fold
 from storage import DatabaseFailure, Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, calling_station
+from tests.bot.holdem.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, calling_station
 from tests.bot.holdem.test_host import STARTING, play_out
+from tests.bot.recorder import HoldemRecorder
 
 ALL_IN_ON_THE_ANTES = HoldemSettings(
     small_blind=5, big_blind=10, ante=10, min_buy_in=10, max_buy_in=1000, seats=2, bots=0
@@ -30,7 +31,7 @@ ALL_IN_ON_THE_ANTES = HoldemSettings(
 
 
 async def open_table(
-    storage: Any, scheduler: ManualScheduler, recorder: Recorder, settings: HoldemSettings
+    storage: Any, scheduler: ManualScheduler, recorder: HoldemRecorder, settings: HoldemSettings
 ) -> HoldemTable:
     return await HoldemTable.create(
         storage=storage,
@@ -48,7 +49,7 @@ async def open_table(
 
 
 async def test_host_settles_a_hand_that_is_over_as_soon_as_it_is_dealt(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
@@ -64,7 +65,7 @@ async def test_host_settles_a_hand_that_is_over_as_soon_as_it_is_dealt(
 
 
 async def test_host_rebuy_after_an_instant_hand_applies_without_a_traceback(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
@@ -76,7 +77,7 @@ async def test_host_rebuy_after_an_instant_hand_applies_without_a_traceback(
 
 
 async def test_host_settles_an_instant_hand_dealt_after_a_restore(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
@@ -86,7 +87,7 @@ async def test_host_settles_an_instant_hand_dealt_after_a_restore(
     await table.suspend()
     info = await storage.get_table(table.table_id)
     assert info is not None
-    again_recorder = Recorder()
+    again_recorder = HoldemRecorder()
     again = await HoldemTable.restore(
         info,
         storage=storage,
@@ -123,7 +124,7 @@ async def test_host_mid_hand_rebuy_is_checked_against_the_stack_left_in_play(
 
 
 async def test_host_leaver_turns_are_played_at_once_by_the_timeout_rule(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     for user_id, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
@@ -147,7 +148,7 @@ async def test_host_leaver_turns_are_played_at_once_by_the_timeout_rule(
 
 
 async def test_host_between_hands_shows_the_next_hand_not_waiting_for_players(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -170,7 +171,7 @@ async def test_host_table_without_enough_players_waits_for_players(
 
 
 async def test_host_hand_won_by_folds_is_not_called_a_showdown(
-    make_table: Any, recorder: Recorder
+    make_table: Any, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -185,7 +186,7 @@ async def test_host_hand_won_by_folds_is_not_called_a_showdown(
 
 
 async def test_host_hand_that_reaches_showdown_is_called_a_showdown(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await table.join(ALICE, "Alice", 500)
@@ -224,7 +225,7 @@ class LosesFirstAnswers:
 
 
 async def test_host_movements_resent_after_a_lost_answer_apply_exactly_once(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     flaky = LosesFirstAnswers(storage)
     settings = HoldemSettings(min_buy_in=100, max_buy_in=1000, seats=4, bots=2)
@@ -261,7 +262,7 @@ async def test_host_acts_only_on_offers_it_made(make_table: Any) -> None:
 
 
 async def test_host_settles_instant_hands_dealt_by_the_timer_and_by_coming_back(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)

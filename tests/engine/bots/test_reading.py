@@ -35,7 +35,8 @@ from engine.equity import EquityMethod, equity
     ],
 )
 def test_holding_class(hole: str, board: str, expected: int) -> None:
-    assert holding_class(*parse_cards(hole), parse_cards(board)) == expected
+    first, second = parse_cards(hole)
+    assert holding_class(first, second, parse_cards(board)) == expected
 
 
 def test_estimate_matches_exact_equity_against_a_random_hand_on_the_river() -> None:
