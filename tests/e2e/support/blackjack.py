@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -44,6 +44,9 @@ EXTENSIONS = ("bot.discord.cogs.admin", "bot.discord.cogs.economy")
 """The other cogs the tests run with (Hold'em stays out: its tables are not under test here)."""
 FAST = {"betting_seconds": 10.0, "turn_seconds": 20.0}
 
+K = TypeVar("K")
+"""The kind of event a test asks for."""
+
 
 @dataclasses.dataclass
 class BlackjackWorld:
@@ -68,7 +71,7 @@ class BlackjackWorld:
     def presenter(self) -> BlackjackPresenter:
         return self.cog.presenters[self.world.channel.id]
 
-    def of(self, kind: type[Any]) -> list[Any]:
+    def of(self, kind: type[K]) -> list[K]:
         return [event for event in self.events if isinstance(event, kind)]
 
     # ----- what members see ---------------------------------------------------------------------

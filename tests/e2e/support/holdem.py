@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -26,6 +26,9 @@ from tests.e2e.support.timers import SteppedScheduler
 HOLDEM_EXTENSION = "bot.discord.cogs.holdem"
 ACTION = re.compile(ids.ACTION_TEMPLATE)
 FAST = {"bot_delay_seconds": 0.0, "between_hands_seconds": 0.0}
+
+K = TypeVar("K")
+"""The kind of event a test asks for."""
 
 
 @dataclasses.dataclass
@@ -53,7 +56,7 @@ class HoldemWorld:
         assert table is not None, "no table in #poker"
         return table
 
-    def of(self, kind: type[Any]) -> list[Any]:
+    def of(self, kind: type[K]) -> list[K]:
         return [event for _channel, event in self.events if isinstance(event, kind)]
 
     def hands_finished(self) -> int:

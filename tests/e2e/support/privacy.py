@@ -122,15 +122,15 @@ def check_privacy(fake: FakeDiscord, played: HoldemWorld) -> PrivacyReport:
     report = PrivacyReport()
     holes = {hand: cards for (_table, hand), cards in played.hole_cards.items()}
     own: dict[tuple[int, int], set[Card]] = {}
-    for event in played.of(HoleCards):
-        own[(event.hand_id, event.user_id)] = set(event.cards)
+    for dealt_to in played.of(HoleCards):
+        own[(dealt_to.hand_id, dealt_to.user_id)] = set(dealt_to.cards)
     shown_at: dict[int, float] = {}
     for (_channel, event), when in zip(played.events, played.times, strict=True):
         if isinstance(event, HandsTabled | HandFinished):
             shown_at.setdefault(event.hand_id, when)
     boards: dict[int, set[Card]] = {}
-    for event in played.of(StreetDealt):
-        boards.setdefault(event.hand_id, set()).update(event.board)
+    for street in played.of(StreetDealt):
+        boards.setdefault(street.hand_id, set()).update(street.board)
     for request in fake.requests:
         if request.route not in MESSAGE_ROUTES or request.status >= 400:
             continue
