@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +52,14 @@ def recorder() -> HoldemRecorder:
     return HoldemRecorder()
 
 
-TableFactory = Callable[..., Any]
+TableFactory = Callable[..., Awaitable[HoldemTable]]
+"""The ``make_table`` fixture: ``await make_table(seats=..., bots=...)`` opens a test table."""
 
 
 @pytest.fixture
 def make_table(
     storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
-) -> Callable[..., Any]:
+) -> TableFactory:
     async def make(**changes: Any) -> HoldemTable:
         settings = HoldemSettings(
             small_blind=5,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -32,7 +31,7 @@ from bot.render.models import SeatStatus
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, Fold, RaiseTo
 from storage import Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, calling_station
+from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, TableFactory, calling_station
 from tests.bot.recorder import HoldemRecorder
 
 STARTING = 1000  # storage's default starting grant
@@ -60,7 +59,7 @@ async def play_out(
 
 
 async def test_host_join_fills_bots_and_deals_privately(
-    make_table: Any, recorder: HoldemRecorder
+    make_table: TableFactory, recorder: HoldemRecorder
 ) -> None:
     table = await make_table()
     seat = await table.join(ALICE, "Alice", 500, key="join-a")
@@ -80,7 +79,9 @@ async def test_host_join_fills_bots_and_deals_privately(
             assert seat_snapshot.shown_cards == ()
 
 
-async def test_host_buy_in_moves_chips_from_the_wallet(make_table: Any, storage: Storage) -> None:
+async def test_host_buy_in_moves_chips_from_the_wallet(
+    make_table: TableFactory, storage: Storage
+) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 300, key="join-a")
     assert await storage.balance(GUILD, ALICE) == STARTING - 300
@@ -95,7 +96,7 @@ async def test_host_buy_in_moves_chips_from_the_wallet(make_table: Any, storage:
     [(50, "100 to 1,000"), (5000, "100 to 1,000"), (0, "100 to 1,000"), (-5, "100 to 1,000")],
 )
 async def test_host_refuses_buy_ins_outside_the_limits(
-    make_table: Any, storage: Storage, amount: int, message: str
+    make_table: TableFactory, storage: Storage, amount: int, message: str
 ) -> None:
     table = await make_table()
     with pytest.raises(BuyInError, match=message):
@@ -104,7 +105,9 @@ async def test_host_refuses_buy_ins_outside_the_limits(
     assert await storage.get_account(GUILD, ALICE) is None  # refused before anything was opened
 
 
-async def test_host_refuses_a_buy_in_above_the_balance(make_table: Any, storage: Storage) -> None:
+async def test_host_refuses_a_buy_in_above_the_balance(
+    make_table: TableFactory, storage: Storage
+) -> None:
     table = await make_table()
     await storage.ensure_account(GUILD, ALICE)
     await storage.admin_take(GUILD, ALICE, 950, actor_id=1, key="take")
@@ -113,7 +116,7 @@ async def test_host_refuses_a_buy_in_above_the_balance(make_table: Any, storage:
     assert table.seats == {} and await storage.balance(GUILD, ALICE) == 50
 
 
-async def test_host_refuses_a_second_seat(make_table: Any) -> None:
+async def test_host_refuses_a_second_seat(make_table: TableFactory) -> None:
     table = await make_table()
     await table.join(ALICE, "Alice", 200)
     with pytest.raises(AlreadySeatedError):
@@ -121,7 +124,7 @@ async def test_host_refuses_a_second_seat(make_table: Any) -> None:
 
 
 async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
-    make_table: Any, recorder: HoldemRecorder
+    make_table: TableFactory, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -130,6 +133,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
     assert hand is not None
     snapshot = table.snapshot()
     actor = table.seats[snapshot.to_act_seat or 0].user_id
+    assert actor is not None  # no bots at this table
     other = BOB if actor == ALICE else ALICE
     count = hand.action_count
     with pytest.raises(OutOfTurnError):
@@ -148,7 +152,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
 
 
 async def test_host_timeout_checks_or_folds_and_two_in_a_row_sit_out(
-    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await table.join(ALICE, "Alice", 500)
@@ -171,7 +175,7 @@ async def test_host_timeout_checks_or_folds_and_two_in_a_row_sit_out(
 
 
 async def test_host_settles_every_hand_and_conserves_chips(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -188,7 +192,7 @@ async def test_host_settles_every_hand_and_conserves_chips(
 
 
 async def test_host_leave_mid_hand_cashes_out_after_it(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -212,7 +216,7 @@ async def test_host_leave_mid_hand_cashes_out_after_it(
 
 
 async def test_host_table_with_no_humans_closes_and_bots_return_chips_to_the_house(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -228,7 +232,7 @@ async def test_host_table_with_no_humans_closes_and_bots_return_chips_to_the_hou
     assert (await storage.check()).ok
 
 
-async def test_host_stop_is_for_the_host_or_an_admin(make_table: Any) -> None:
+async def test_host_stop_is_for_the_host_or_an_admin(make_table: TableFactory) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
     await table.join(BOB, "Bob", 500)
@@ -240,7 +244,7 @@ async def test_host_stop_is_for_the_host_or_an_admin(make_table: Any) -> None:
 
 
 async def test_host_a_joiner_takes_a_bots_seat_from_the_next_hand(
-    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(seats=3, bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -253,7 +257,7 @@ async def test_host_a_joiner_takes_a_bots_seat_from_the_next_hand(
     assert sum(s.is_bot for s in table.seats.values()) == 1
 
 
-async def test_host_rebuy_limits(make_table: Any, storage: Storage) -> None:
+async def test_host_rebuy_limits(make_table: TableFactory, storage: Storage) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 900)
     with pytest.raises(NotSeatedError):
@@ -270,7 +274,7 @@ async def test_host_rebuy_limits(make_table: Any, storage: Storage) -> None:
 
 
 async def test_host_restore_after_a_crash_mid_hand_voids_it(
-    make_table: Any, storage: Storage, scheduler: ManualScheduler
+    make_table: TableFactory, storage: Storage, scheduler: ManualScheduler
 ) -> None:
     table = await make_table(bots=1)
     await table.join(ALICE, "Alice", 500)
@@ -301,7 +305,7 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
 
 
 async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
-    make_table: Any, storage: Storage, recorder: HoldemRecorder
+    make_table: TableFactory, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1)
     await table.join(ALICE, "Alice", 500)

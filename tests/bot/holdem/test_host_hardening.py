@@ -21,7 +21,15 @@ from bot.holdem.view import table_view
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, Fold
 from storage import DatabaseFailure, Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, calling_station
+from tests.bot.holdem.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    TableFactory,
+    calling_station,
+)
 from tests.bot.holdem.test_host import STARTING, play_out
 from tests.bot.recorder import HoldemRecorder
 
@@ -103,7 +111,7 @@ async def test_host_settles_an_instant_hand_dealt_after_a_restore(
 
 
 async def test_host_mid_hand_rebuy_is_checked_against_the_stack_left_in_play(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await storage.ensure_account(GUILD, ALICE)
@@ -124,7 +132,7 @@ async def test_host_mid_hand_rebuy_is_checked_against_the_stack_left_in_play(
 
 
 async def test_host_leaver_turns_are_played_at_once_by_the_timeout_rule(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     for user_id, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
@@ -148,7 +156,7 @@ async def test_host_leaver_turns_are_played_at_once_by_the_timeout_rule(
 
 
 async def test_host_between_hands_shows_the_next_hand_not_waiting_for_players(
-    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -161,7 +169,7 @@ async def test_host_between_hands_shows_the_next_hand_not_waiting_for_players(
 
 
 async def test_host_table_without_enough_players_waits_for_players(
-    make_table: Any, scheduler: ManualScheduler
+    make_table: TableFactory, scheduler: ManualScheduler
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -171,7 +179,7 @@ async def test_host_table_without_enough_players_waits_for_players(
 
 
 async def test_host_hand_won_by_folds_is_not_called_a_showdown(
-    make_table: Any, recorder: HoldemRecorder
+    make_table: TableFactory, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -186,7 +194,7 @@ async def test_host_hand_won_by_folds_is_not_called_a_showdown(
 
 
 async def test_host_hand_that_reaches_showdown_is_called_a_showdown(
-    make_table: Any, scheduler: ManualScheduler, recorder: HoldemRecorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await table.join(ALICE, "Alice", 500)
@@ -246,7 +254,7 @@ async def test_host_movements_resent_after_a_lost_answer_apply_exactly_once(
     assert (await storage.check()).ok
 
 
-async def test_host_acts_only_on_offers_it_made(make_table: Any) -> None:
+async def test_host_acts_only_on_offers_it_made(make_table: TableFactory) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
     await table.join(BOB, "Bob", 500)

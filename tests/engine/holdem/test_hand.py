@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.errors import MalformedInputError
 from engine.holdem import (
     Action,
@@ -38,7 +38,7 @@ from engine.holdem import (
 )
 
 
-def deal(holes: list[str], board: str = "") -> list[Any]:
+def deal(holes: list[str], board: str = "") -> list[Card]:
     return stacked_deck([parse_cards(h) for h in holes], parse_cards(board))
 
 
@@ -59,7 +59,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     return copy.deepcopy({k: v for k, v in hand.__dict__.items() if k != "_legal"})
 
 
-def play(hand: Hand, *moves: tuple[int, Any]) -> None:
+def play(hand: Hand, *moves: tuple[int, Action]) -> None:
     for player, action in moves:
         hand.act(player, action)
 
