@@ -19,19 +19,20 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
-from fakediscord.model import ResponseKind
-from holdem_fixtures import ACTION, passive, scaled_rules
 
 from bot.discord.blackjack import ids as blackjack_ids
 from storage import HandStatus, RoundStatus, Storage
 from storage.shards import shard_of
+from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from tests.e2e.fakediscord.model import ResponseKind
+from tests.e2e.support.bot_world import scaled_rules
+from tests.e2e.support.holdem import ACTION, passive
 from tests.storage.conftest import PostgresServer
 from tests.storage.pg_cluster import Cluster
 
@@ -114,7 +115,7 @@ def make_places(fake: FakeDiscord, shards: int, per_shard: int) -> list[Place]:
     return places
 
 
-async def poll(condition: Any, what: str, within: float = 30.0) -> None:
+async def poll(condition: Callable[[], Awaitable[bool]], what: str, within: float = 30.0) -> None:
     """Wait until the async ``condition()`` (a look at the database) holds."""
     deadline = time.monotonic() + within
     while not await condition():
