@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 import pytest
-from discord.types.interactions import (
-    ButtonMessageComponentInteractionData,
-)
 
 from bot.config import DiscordConfig
 from bot.discord.client import apply_endpoints
 from tests.e2e.fakediscord import FakeDiscord, FakeUsageError, Permission
 from tests.e2e.support.bot_world import World
 from tests.e2e.support.probe import Probe
+
+if TYPE_CHECKING:  # discord.types is for type checkers only (it cannot be imported alone)
+    from discord.types.interactions import ButtonMessageComponentInteractionData
 
 
 async def post(probe: Probe, **payload: Any) -> Any:
