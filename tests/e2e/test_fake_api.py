@@ -129,7 +129,7 @@ async def test_member_permissions_follow_roles(fake_discord: FakeDiscord, world:
     assert boss.has(Permission.MANAGE_GUILD)
 
 
-async def test_snowflakes_increase(fake_discord: FakeDiscord) -> None:
+async def test_snowflakes_are_unique_and_increasing(fake_discord: FakeDiscord) -> None:
     ids = [fake_discord.next_id() for _ in range(1000)]
 
     assert ids == sorted(set(ids))

@@ -168,7 +168,7 @@ async def test_closed_dms_are_refused_with_50007(probe: Probe) -> None:
     assert probe.fake.dms(probe.world.bob) == []
 
 
-async def test_open_dms_arrive(probe: Probe) -> None:
+async def test_a_dm_to_a_member_with_open_dms_arrives_with_its_file(probe: Probe) -> None:
     user = await probe.client.fetch_user(probe.world.alice.id)
 
     await user.send("your cards", file=discord.File(io.BytesIO(b"png"), "cards.png"))

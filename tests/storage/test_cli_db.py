@@ -142,7 +142,9 @@ def test_export_ledger_to_a_file_and_to_stdout(
     assert [row["kind"] for row in bobs] == ["starting_grant", "buy_in", "buy_in", "hand_result"]
 
 
-def test_export_sessions(database: str | Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_sessions_writes_each_seats_chips_and_refuses_an_unknown_table(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = database
     table = populate(path)
 

@@ -55,7 +55,9 @@ async def test_get_settings_merges_defaults(storage: Storage) -> None:
     assert await storage.stored_settings(GUILD) == {"b": 2, "c": "not a bool"}
 
 
-async def test_overwrite_and_clear(storage: Storage) -> None:
+async def test_a_setting_keeps_its_last_value_and_once_cleared_reads_the_default(
+    storage: Storage,
+) -> None:
     await storage.set_setting(GUILD, "x", 1)
     await storage.set_setting(GUILD, "x", 2)
     assert await storage.get_setting(GUILD, "x", 0) == 2

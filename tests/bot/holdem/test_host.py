@@ -257,7 +257,9 @@ async def test_host_a_joiner_takes_a_bots_seat_from_the_next_hand(
     assert sum(s.is_bot for s in table.seats.values()) == 1
 
 
-async def test_host_rebuy_limits(make_table: TableFactory, storage: Storage) -> None:
+async def test_host_rebuy_refuses_strangers_amounts_over_the_maximum_and_non_positive_ones(
+    make_table: TableFactory, storage: Storage
+) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 900)
     with pytest.raises(NotSeatedError):

@@ -328,7 +328,9 @@ def test_round_double_takes_one_card_and_doubles_the_stake() -> None:
         (DoubleRule.NONE, "6s 5d", False),
     ],
 )
-def test_round_double_restrictions(double: DoubleRule, hand: str, allowed: bool) -> None:
+def test_round_offers_double_only_on_the_hands_the_rule_allows(
+    double: DoubleRule, hand: str, allowed: bool
+) -> None:
     first, second = hand.split()
     rules = dataclasses.replace(CASINO, double=double)
     game, _, _ = dealt(f"{first} 9c {second} 7c 2h 2d 2s", rules=rules)

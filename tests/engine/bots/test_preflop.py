@@ -43,7 +43,7 @@ def test_preflop_classes_cover_all_1326_combos_once() -> None:
     ("cards", "name"),
     [("AsAh", "AA"), ("KdAd", "AKs"), ("Ah Kd", "AKo"), ("2c7d", "72o"), ("Tc9c", "T9s")],
 )
-def test_preflop_class_name(cards: str, name: str) -> None:
+def test_preflop_class_name_is_the_same_in_either_card_order(cards: str, name: str) -> None:
     first, second = parse_cards(cards)
     assert class_name(first, second) == name
     assert class_name(second, first) == name
