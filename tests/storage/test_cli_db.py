@@ -211,7 +211,7 @@ def _make_read_only(writable: Path, read_only: Path) -> None:
 
 
 def test_read_only_database_can_be_checked_and_exported_but_not_written(
-    read_only_folder: tuple[Path, Path], capsys
+    read_only_folder: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     writable, read_only = read_only_folder
     populate(writable / "felt.db")
@@ -250,7 +250,9 @@ def test_a_path_sqlite_cannot_open_is_one_line_without_a_thread_traceback(
 
 
 @pytest.mark.parametrize("url", ["mysql://x/y", "mongodb+srv://host/db", "http://example.com/f"])
-def test_an_unknown_url_scheme_is_refused_by_name(tmp_path: Path, url: str, capsys) -> None:
+def test_an_unknown_url_scheme_is_refused_by_name(
+    tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["db", "check", "--db", url]) == 2
     scheme = url.partition("://")[0]
     assert f"Felt cannot keep chips in a {scheme}:// database" in capsys.readouterr().err
@@ -258,7 +260,7 @@ def test_an_unknown_url_scheme_is_refused_by_name(tmp_path: Path, url: str, caps
 
 
 def test_every_db_command_finds_the_database_in_the_config_as_felt_run_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
     populate(tmp_path / "custom.db")
@@ -277,7 +279,9 @@ def test_every_db_command_finds_the_database_in_the_config_as_felt_run_does(
     assert not Path("felt.db").exists()
 
 
-def test_global_options_are_accepted_before_and_after_each_action(database, capsys) -> None:
+def test_global_options_are_accepted_before_and_after_each_action(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     for arguments in (
         ["db", "--db", str(database), "export", "ledger", "--guild", str(GUILD)],
@@ -288,7 +292,9 @@ def test_global_options_are_accepted_before_and_after_each_action(database, caps
         assert capsys.readouterr().out.startswith("entry_id,")
 
 
-def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(database, capsys) -> None:
+def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     assert main(["db", "grant", "1,500", "--db", str(database)]) == 0
     assert main(["db", "grant", "1500", "--db", str(database)]) == 0
@@ -306,7 +312,9 @@ def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(database
 
 
 @pytest.mark.parametrize("amount", ["0", "²", "-5", "9" * 5000, "9007199254740992"])
-def test_grant_refuses_a_bad_amount_in_one_short_line(database, amount: str, capsys) -> None:
+def test_grant_refuses_a_bad_amount_in_one_short_line(
+    database: str | Path, amount: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     with pytest.raises(SystemExit) as exited:
         main(["db", "grant", amount, "--db", str(database)])
@@ -317,7 +325,7 @@ def test_grant_refuses_a_bad_amount_in_one_short_line(database, amount: str, cap
 
 
 def test_a_postgresql_url_without_the_driver_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, capsys
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # As if psycopg were not installed: importing it (and the adapter using it) fails.
     monkeypatch.setitem(sys.modules, "psycopg", None)
