@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TextIO, TypeVar
 
 from storage import (
     blackjack,
@@ -245,7 +245,7 @@ class Storage:
         pool_size: int = DEFAULT_POOL_SIZE,
         shards: Shards | None = None,
         read_only: bool = False,
-    ) -> Storage:
+    ) -> Self:
         """Open the database at ``path``, creating and migrating it by default.
 
         ``path`` is a SQLite file (or ``sqlite:///`` URL), or a ``postgresql://`` URL.
@@ -297,7 +297,7 @@ class Storage:
         anything needed it. Useful before a planned shutdown of the machine."""
         return await self._backend.flush()
 
-    async def __aenter__(self) -> Storage:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(

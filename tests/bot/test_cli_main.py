@@ -10,10 +10,12 @@ import pytest
 
 from bot.cli import build_parser, felt_version, main
 
+Command = tuple[tuple[str, ...], argparse.ArgumentParser]
 
-def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[tuple]:
+
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[Command]:
     """Every (command path, parser) below ``parser``."""
-    found: list[tuple] = []
+    found: list[Command] = []
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():

@@ -34,7 +34,10 @@ CONFIG = FeltConfig(discord=DiscordConfig(token="token", api_base_url=BASE))
             discord.LoginFailure(),
             "Discord refused the token (401 Unauthorized): check DISCORD_TOKEN or [discord] token",
         ),
-        (discord.GatewayNotFound(), f"Discord at {BASE} did not give a gateway address"),
+        (
+            discord.GatewayNotFound(),  # type: ignore[no-untyped-call]  # discord.py leaves it untyped
+            f"Discord at {BASE} did not give a gateway address",
+        ),
         (StartupError("already one line"), "already one line"),
     ],
     ids=lambda value: type(value).__name__ if isinstance(value, BaseException) else "",

@@ -104,7 +104,16 @@ def test_numbers_doctests_pass() -> None:
 
 @given(st.text(max_size=60) | st.just("9" * 10_000) | st.just("²"))
 def test_discord_raise_modal_reads_through_the_one_parser(text: str) -> None:
-    legal = Offer(0, True, False, 10, 40, 1000, 0, False)
+    legal = Offer(
+        seat_no=1,
+        can_fold=True,
+        can_check=False,
+        call_amount=10,
+        min_raise_to=40,
+        max_raise_to=1000,
+        bet_so_far=0,
+        is_bet=False,
+    )
     message = ""
     try:
         amount = raise_amount(text, legal)

@@ -37,7 +37,7 @@ def workers(client: _Client, pauses: _Pauses, resets: list[int]) -> Workers:
 
 
 async def test_presenting_a_failing_worker_pauses_then_runs_again() -> None:
-    pauses, resets = _Pauses(), []
+    pauses, resets = _Pauses(), list[int]()
     supervisor = workers(_Client(), pauses, resets)
     calls = 0
 

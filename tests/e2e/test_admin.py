@@ -10,15 +10,15 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import StartBot, World
 from discord import app_commands
 from discord.ext import commands
-from fakediscord import FakeDiscord, FakeInteraction, FakeMessage
 
 from bot.discord.client import FeltBot
 from bot.discord.guild_settings import blackjack_defaults, holdem_defaults
 from bot.discord.permissions import in_game_channel, is_admin
 from storage import Metric, Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
+from tests.e2e.support.bot_world import StartBot, World
 
 ERROR_ID = re.compile(r"error id: `([0-9a-f]{8})`")
 NOT_ADMIN = "Only Felt admins can do this: members with the Manage Server permission."

@@ -14,19 +14,13 @@ import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
-from blackjack_fixtures import (
-    BlackjackWorld,
-    Factory,
-    refusal,
-    scaled_rules,
-    start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
-)
-from conftest import World
-from fakediscord import FakeDiscord, FakeMessage
 
 from bot.blackjack.events import ActionTaken
 from engine.blackjack import CASINO, Surrender
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage
+from tests.e2e.support.blackjack import BlackjackWorld, Factory, refusal
+from tests.e2e.support.bot_world import World, scaled_rules
 
 
 @pytest.fixture

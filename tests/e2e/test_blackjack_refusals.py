@@ -13,19 +13,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from blackjack_fixtures import (
-    BlackjackWorld,
-    Factory,
-    refusal,
-    scaled_rules,
-    start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
-)
-from conftest import World
-from fakediscord import FakeDiscord, FakeMessage, Permission, ResponseKind
 
 from bot.blackjack.events import ActionTaken, BetPlaced
 from bot.tables.errors import STALE_BUTTON
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage, Permission, ResponseKind
+from tests.e2e.support.blackjack import BlackjackWorld, Factory, refusal
+from tests.e2e.support.bot_world import World, scaled_rules
 
 LIMITS = "Bets at this table are 10 to 500 chips."
 WHOLE = "The bet must be a whole number of chips."

@@ -10,17 +10,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from blackjack_fixtures import (
-    BlackjackWorld,
-    Factory,
-    scaled_rules,
-    start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
-)
-from conftest import World
-from fakediscord import FakeDiscord
 
 from bot.blackjack.events import RoundRefunded
 from storage import RoundStatus, Storage
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.support.blackjack import BlackjackWorld, Factory
+from tests.e2e.support.bot_world import World, scaled_rules
 
 
 @pytest.fixture

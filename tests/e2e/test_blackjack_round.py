@@ -3,27 +3,38 @@ looks on, the table message follows the round, and each member sees only their o
 
 from __future__ import annotations
 
-from blackjack_fixtures import (
-    BlackjackWorld,
-    Factory,
-    refusal,
-    start_blackjack_fixture,  # noqa: F401 (the start_blackjack fixture)
-)
-from conftest import World
-from fakediscord import FakeDiscord, ResponseKind
-
 from bot.blackjack.events import RoundFinished, TableChanged
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeMessage, ResponseKind
+from tests.e2e.support.blackjack import BlackjackWorld, Factory, refusal
+from tests.e2e.support.bot_world import World
 
 HIDDEN = "🂠"
 
 
-async def test_two_members_play_a_round_through_one_table_message(
+CARDS = "Th 9c 7d 6s Ts Td 4h"
+"""Alice 10-6 and Bob 9-10 against a dealer 7 with a 10 in the hole; Alice draws a 4."""
+
+
+async def bet_both(h: BlackjackWorld, world: World) -> FakeMessage:
+    """Alice bets 100 and Bob 50; returns the betting table message with both bets on it."""
+    await h.bet(world.alice, 100)
+    await h.bet(world.bob, 50)
+    return await h.wait_message(lambda m: "Bob" in m.text, "Bob's bet on the table")
+
+
+async def deal(h: BlackjackWorld, world: World, betting: FakeMessage) -> None:
+    """Bob presses Deal now."""
+    dealt = await h.fake.click(world.bob, betting, label="Deal now")
+    await dealt.wait_answered()
+    assert dealt.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE
+
+
+async def test_bets_go_to_escrow_and_only_a_player_with_a_bet_may_deal(
     fake_discord: FakeDiscord, world: World, start_blackjack: Factory
 ) -> None:
-    # Alice 10-6 and Bob 9-10 against a dealer 7 with a 10 in the hole; Alice draws a 4.
-    fake, alice, bob, ada = fake_discord, world.alice, world.bob, world.admin
-    h: BlackjackWorld = await start_blackjack(cards="Th 9c 7d 6s Ts Td 4h")
+    alice, bob, ada = world.alice, world.bob, world.admin
+    h = await start_blackjack(cards=CARDS)
     storage: Storage = h.bot.storage
 
     placed = await h.bet(alice, 100)
@@ -43,11 +54,18 @@ async def test_two_members_play_a_round_through_one_table_message(
     assert "Only players with a bet in this round can deal" in await refusal(
         h, ada, betting, label="Deal now"
     )
-    dealt = await fake.click(bob, betting, label="Deal now")
-    await dealt.wait_answered()
-    assert dealt.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE
+    await deal(h, world, betting)
+    await h.wait_offer(alice)
 
-    # Alice's turn: only legal buttons; the hole card is face down everywhere.
+
+async def test_a_turn_offers_legal_buttons_hides_the_hole_card_and_answers_privately(
+    fake_discord: FakeDiscord, world: World, start_blackjack: Factory
+) -> None:
+    fake, alice, bob, ada = fake_discord, world.alice, world.bob, world.admin
+    h = await start_blackjack(cards=CARDS)
+    betting = await bet_both(h, world)
+    await deal(h, world, betting)
+
     offer = await h.wait_offer(alice)
     assert offer.id == betting.id  # one table message for the whole round
     assert offer.button_labels == ["Hit", "Stand", "Double down", "Hint"]
@@ -60,6 +78,20 @@ async def test_two_members_play_a_round_through_one_table_message(
     await hint.wait_answered()
     assert hint.reply.ephemeral_for is alice.user
     assert hint.reply.content == "Basic strategy says: **Hit** (hard 16 against a Seven)."
+    # What each member saw privately: their own answers only.
+    assert [m.content[:11] for m in fake.ephemerals(alice)] == ["Welcome to ", "Basic strat"]
+    assert [m.content[:10] for m in fake.ephemerals(bob)] == ["Welcome to", "It is not "]
+    assert all("bet in this round" in m.content for m in fake.ephemerals(ada))
+
+
+async def test_a_round_settles_on_its_one_table_message_within_discords_limits(
+    fake_discord: FakeDiscord, world: World, start_blackjack: Factory
+) -> None:
+    fake, alice, bob = fake_discord, world.alice, world.bob
+    h = await start_blackjack(cards=CARDS)
+    storage: Storage = h.bot.storage
+    betting = await bet_both(h, world)
+    await deal(h, world, betting)
 
     await h.act(alice, "Hit")
     await h.act(alice, "Stand")
@@ -80,14 +112,9 @@ async def test_two_members_play_a_round_through_one_table_message(
     assert final is not None and final.id == betting.id and len(h.table_messages()) == 1
     assert final.buttons == [] and final.content.startswith("Round over")
     assert "10♦" in final.text and HIDDEN not in final.text
-
     assert await storage.balance(world.guild.id, alice.id) == 1_100
     assert await storage.balance(world.guild.id, bob.id) == 1_050
     assert (await storage.check()).ok
-    # What each member saw privately: their own answers only.
-    assert [m.content[:11] for m in fake.ephemerals(alice)] == ["Welcome to ", "Basic strat"]
-    assert [m.content[:10] for m in fake.ephemerals(bob)] == ["Welcome to", "It is not "]
-    assert all("bet in this round" in m.content for m in fake.ephemerals(ada))
     # Discord's limits held (5 edits per 5 s per channel) because edits were coalesced.
     assert fake.stats.rate_limited == 0
     assert fake.unacknowledged() == []

@@ -9,15 +9,15 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import StartBot, World
 from discord import app_commands
 from discord.ext import commands
-from fakediscord import FakeDiscord, ResponseKind
 
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.replies import defer_first
 from bot.discord.tree import FeltModal, FeltView, route_errors
+from tests.e2e.fakediscord import FakeDiscord, ResponseKind
+from tests.e2e.support.bot_world import StartBot, World
 
 ERROR_ID = re.compile(r"error id: `([0-9a-f]{8})`")
 

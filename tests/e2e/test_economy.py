@@ -9,11 +9,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import StartBot, World, open_storage
-from fakediscord import FakeDiscord, FakeInteraction, FakeMember
 
 from bot.discord.client import FeltBot
 from storage import (
@@ -24,6 +23,8 @@ from storage import (
     Storage,
     Transfer,
 )
+from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMember
+from tests.e2e.support.bot_world import StartBot, World, open_storage
 
 ERROR_ID = re.compile(r"error id: `([0-9a-f]{8})`")
 DAY = 24 * 60 * 60
@@ -177,9 +178,9 @@ class SlowStorage(Storage):
 
 
 async def test_slow_database_defers_instead_of_missing_the_deadline(
-    fake_discord: FakeDiscord, start_bot: StartBot, world: World, tmp_path: Any
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World, tmp_path: Path
 ) -> None:
-    from conftest import bot_config
+    from tests.e2e.support.bot_world import bot_config
 
     config = bot_config(fake_discord, tmp_path / "felt.db")
     slow = await open_storage(fake_discord, config, SlowStorage)
@@ -314,7 +315,7 @@ async def test_a_failing_database_gets_an_apology_with_an_error_id_and_changes_n
     tmp_path: Any,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from conftest import bot_config
+    from tests.e2e.support.bot_world import bot_config
 
     caplog.set_level(logging.ERROR, logger="felt")
     config = bot_config(fake_discord, tmp_path / "felt.db")
@@ -344,7 +345,7 @@ async def test_a_closed_database_gets_an_apology_and_changes_nothing(
     tmp_path: Any,
     command: str,
 ) -> None:
-    from conftest import bot_config
+    from tests.e2e.support.bot_world import bot_config
 
     await felt_bot.storage.close()
 
@@ -352,7 +353,9 @@ async def test_a_closed_database_gets_an_apology_and_changes_nothing(
 
     assert ERROR_ID.search(interaction.reply.content), interaction.reply.content
     assert_private(fake_discord, interaction, world)
-    reopened = await open_storage(fake_discord, bot_config(fake_discord, tmp_path / "felt.db"))
+    reopened = await open_storage(
+        fake_discord, bot_config(fake_discord, tmp_path / "felt.db"), Storage
+    )
     try:
         assert await reopened.get_account(world.guild.id, world.alice.id) is None
     finally:

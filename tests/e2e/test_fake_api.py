@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 import pytest
-from conftest import Probe, World
-from fakediscord import FakeDiscord, FakeUsageError, Permission
 
 from bot.config import DiscordConfig
 from bot.discord.client import apply_endpoints
+from tests.e2e.fakediscord import FakeDiscord, FakeUsageError, Permission
+from tests.e2e.support.bot_world import World
+from tests.e2e.support.probe import Probe
+
+if TYPE_CHECKING:  # discord.types is for type checkers only (it cannot be imported alone)
+    from discord.types.interactions import ButtonMessageComponentInteractionData
 
 
 async def post(probe: Probe, **payload: Any) -> Any:
@@ -56,7 +60,8 @@ async def test_disabled_and_unknown_buttons_cannot_be_clicked(probe: Probe) -> N
     interaction = await asyncio.wait_for(probe.received.get(), 10)
 
     assert interaction.data is not None
-    assert interaction.data["custom_id"] == "call"
+    data = cast("ButtonMessageComponentInteractionData", interaction.data)  # a button was pressed
+    assert data["custom_id"] == "call"
     assert interaction.message is not None
     assert interaction.message.id == message.id
     assert clicked.message is message
@@ -108,7 +113,9 @@ async def test_modal_is_submitted_once_with_its_required_inputs(probe: Probe) ->
         await fake.submit_modal(world.alice, sent, {"amount": "100"})
 
     assert answer.data is not None
-    [row] = answer.data["components"]
+    # The raw rows the fake sent, read the way discord.py's modal code reads them.
+    rows: list[dict[str, Any]] = cast(dict[str, Any], answer.data)["components"]
+    [row] = rows
     values = [c.get("value") for c in row.get("components", [row.get("component", {})])]
     assert values == ["100"]
     assert submitted.kind.name == "MODAL_SUBMIT"
@@ -122,7 +129,7 @@ async def test_member_permissions_follow_roles(fake_discord: FakeDiscord, world:
     assert boss.has(Permission.MANAGE_GUILD)
 
 
-async def test_snowflakes_increase(fake_discord: FakeDiscord) -> None:
+async def test_snowflakes_are_unique_and_increasing(fake_discord: FakeDiscord) -> None:
     ids = [fake_discord.next_id() for _ in range(1000)]
 
     assert ids == sorted(set(ids))

@@ -15,11 +15,19 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
-from conftest import Probe, World, connect_probe
-from fakediscord import FakeClock, FakeDiscord, Permission, RateLimitRule, ResponseKind
 
 from bot.config import DiscordConfig
 from bot.discord.client import apply_endpoints
+from tests.e2e.fakediscord import (
+    FakeClock,
+    FakeDiscord,
+    FakeMessage,
+    Permission,
+    RateLimitRule,
+    ResponseKind,
+)
+from tests.e2e.support.bot_world import World
+from tests.e2e.support.probe import Probe, connect_probe
 
 # ----- acknowledgement rules --------------------------------------------------------------------
 
@@ -160,7 +168,7 @@ async def test_closed_dms_are_refused_with_50007(probe: Probe) -> None:
     assert probe.fake.dms(probe.world.bob) == []
 
 
-async def test_open_dms_arrive(probe: Probe) -> None:
+async def test_a_dm_to_a_member_with_open_dms_arrives_with_its_file(probe: Probe) -> None:
     user = await probe.client.fetch_user(probe.world.alice.id)
 
     await user.send("your cards", file=discord.File(io.BytesIO(b"png"), "cards.png"))
@@ -501,7 +509,7 @@ async def test_identify_with_a_wrong_token_is_closed_with_4004(fake_discord: Fak
 # ----- component responses and webhook messages -------------------------------------------------
 
 
-async def post_with_button(probe: Probe) -> Any:
+async def post_with_button(probe: Probe) -> FakeMessage:
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label="Fold", custom_id="fold"))
     await probe.request(
@@ -510,7 +518,9 @@ async def post_with_button(probe: Probe) -> Any:
         channel_id=probe.world.channel.id,
         json={"content": "Your turn", "components": view.to_components()},
     )
-    return probe.fake.last_message(probe.world.channel)
+    message = probe.fake.last_message(probe.world.channel)
+    assert message is not None
+    return message
 
 
 async def test_deferred_update_then_edit_original_edits_the_clicked_message(

@@ -8,8 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
-from conftest import World
-from fakediscord import FakeDiscord
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.support.bot_world import World
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 

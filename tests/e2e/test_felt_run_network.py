@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord
-from fakediscord.faults import HANG
-from fakediscord.misbehaving import MisbehavingEndpoint, Misbehaviour
+
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.fakediscord.faults import HANG
+from tests.e2e.fakediscord.misbehaving import MisbehavingEndpoint, Misbehaviour
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 TIMEOUT_SECONDS = 2

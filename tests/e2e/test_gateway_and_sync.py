@@ -10,13 +10,13 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import StartBot, World, bot_config
 from discord import app_commands
 from discord.ext import commands
-from fakediscord import FakeDiscord
 
 from bot.config import SyncMode
 from bot.discord.client import FeltBot, apply_endpoints, create_bot
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.support.bot_world import StartBot, World, bot_config
 
 
 async def ping_answered(fake: FakeDiscord, member: Any, channel: Any) -> str:

@@ -13,15 +13,11 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import pytest
-from conftest import World
-from fakediscord import FakeChannel, FakeDiscord, FakeMessage
-from holdem_fixtures import (
-    Factory,
-    scaled_rules,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from bot.discord.holdem.formatting import IMAGE_NAME
+from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMessage
+from tests.e2e.support.bot_world import World, scaled_rules
+from tests.e2e.support.holdem import Factory
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -7,19 +7,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from conftest import World
-from fakediscord import FakeDiscord, FakeMember, FakeMessage, Permission
-from holdem_fixtures import (
-    Factory,
-    HoldemWorld,
-    every_card_token,
-    scaled_rules,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from bot.discord.guild_settings import BOTS, GAME_CHANNELS
 from bot.holdem.events import HandFinished, HoleCards, PlayerLeft, PlayerSatOut
 from engine.holdem import phh
+from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage, Permission
+from tests.e2e.support.bot_world import World, scaled_rules
+from tests.e2e.support.holdem import Factory, HoldemWorld
+from tests.e2e.support.privacy import every_card_token
 
 
 @pytest.fixture

@@ -4,16 +4,12 @@ pile up go out together."""
 
 from __future__ import annotations
 
-from conftest import World
-from fakediscord import FakeDiscord
-from holdem_fixtures import (
-    Factory,
-    check_privacy,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
-
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS
 from bot.holdem.events import HandFinished, StreetDealt, TableChanged
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.support.bot_world import World
+from tests.e2e.support.holdem import Factory
+from tests.e2e.support.privacy import check_privacy
 
 HANDS = 3
 

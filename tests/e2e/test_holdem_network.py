@@ -7,16 +7,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import World
-from fakediscord import FakeDiscord
-from holdem_fixtures import (
-    Factory,
-    HoldemWorld,
-    scaled_rules,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.support.bot_world import World, scaled_rules
+from tests.e2e.support.holdem import Factory, HoldemWorld
 
 EDIT_MESSAGE = "PATCH /channels/{channel_id}/messages/{message_id}"
 CREATE_MESSAGE = "POST /channels/{channel_id}/messages"

@@ -10,21 +10,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import World
-from fakediscord import FakeDiscord, FakeMember
-from holdem_fixtures import (
-    Factory,
-    HoldemWorld,
-    button,
-    check_privacy,
-    merged,
-    scaled_rules,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from bot.holdem.events import HandCancelled, HandFinished, HoldemTableClosed
 from bot.holdem.kinds import Stage
 from storage import HandStatus, Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeMember
+from tests.e2e.support.bot_world import World, scaled_rules
+from tests.e2e.support.holdem import Factory, HoldemWorld, button, merged
+from tests.e2e.support.privacy import check_privacy
 
 DM_CLOSED = "I cannot send you direct messages"
 

@@ -8,13 +8,9 @@ first request waits up to 5 s.
 
 from __future__ import annotations
 
-from conftest import World
-from fakediscord import FakeDiscord, FakeMember
-from holdem_fixtures import (
-    Factory,
-    HoldemWorld,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
+from tests.e2e.fakediscord import FakeDiscord, FakeMember
+from tests.e2e.support.bot_world import World
+from tests.e2e.support.holdem import Factory, HoldemWorld
 
 CHANNEL_ROUTES = (
     "POST /channels/{channel_id}/messages",

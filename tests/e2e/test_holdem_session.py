@@ -1,5 +1,9 @@
 """A Hold'em session end to end: two members and bots over many hands, through the fake Discord.
 
+Each test opens the same table (Alice with two bots, Bob joining during hand 1 with his DMs
+closed; hand 2 splits a royal flush, hand 3 makes a side pot) and plays only as far as what it
+asserts.
+
 The fake Discord here runs its per-route rate limits ten times faster (same counts, shorter
 windows) so a dozen hands take seconds; ``test_holdem_limits.py`` plays under Discord's real
 limits. Every payload the bot sent is checked for hole cards at the end.
@@ -8,22 +12,10 @@ limits. Every payload the bot sent is checked for hole cards at the end.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import World
-from fakediscord import FakeDiscord, FakeMember, FakeMessage, ResponseKind
-from holdem_fixtures import (
-    Factory,
-    HoldemWorld,
-    button,
-    check_privacy,
-    dealing_order,
-    deck,
-    passive,
-    scaled_rules,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from bot.holdem.events import (
     ActionTaken,
@@ -36,6 +28,11 @@ from bot.holdem.events import (
 from bot.holdem.host import STALE_BUTTON
 from engine.cards import Card
 from storage import Storage
+from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage, ResponseKind
+from tests.e2e.support.bot_world import World, scaled_rules
+from tests.e2e.support.decks import dealing_order, deck
+from tests.e2e.support.holdem import Factory, HoldemWorld, button, passive
+from tests.e2e.support.privacy import check_privacy
 
 ROYAL_BOARD = "As Ks Qs Js Ts"
 SPLIT_HAND = 2
@@ -56,11 +53,31 @@ async def refused(h: HoldemWorld, member: FakeMember, message: FakeMessage, labe
     return reply.content
 
 
-async def test_holdem_session_two_members_and_bots_over_many_hands(
-    fake_discord: FakeDiscord, world: World, start_holdem: Factory
-) -> None:
-    fake, alice, bob, ada = fake_discord, world.alice, world.bob, world.admin
-    fake.set_dms_open(bob, False)
+@dataclasses.dataclass
+class Session:
+    """The table every test here plays at."""
+
+    h: HoldemWorld
+    fake: FakeDiscord
+    world: World
+
+    @property
+    def alice(self) -> FakeMember:
+        return self.world.alice
+
+    @property
+    def bob(self) -> FakeMember:
+        return self.world.bob
+
+    async def play_to(self, hands: int) -> None:
+        """Alice and Bob check or call until ``hands`` hands are finished."""
+        await self.h.play([self.alice, self.bob], until=lambda: self.h.hands_finished() >= hands)
+
+
+async def open_session(fake: FakeDiscord, world: World, start_holdem: Factory) -> Session:
+    """Alice opens a 4-seat table with two bots; Bob (DMs closed) joins during hand 1 and plays
+    from hand 2. Returns once Alice is offered her first action and has her cards by DM."""
+    fake.set_dms_open(world.bob, False)
     holes = ["2c 7d", "3c 8d", "4c 9d", "5c 2d"]  # nobody beats the royal flush on the board
     box: list[HoldemWorld] = []
 
@@ -75,23 +92,34 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
         decks={SPLIT_HAND: deck(holes, ROYAL_BOARD), SIDE_POT_HAND: side_pot_deck}
     )
     box.append(h)
-
-    opened = await fake.slash(alice, world.channel, "holdem start", seats=4, bots=2)
+    opened = await fake.slash(world.alice, world.channel, "holdem start", seats=4, bots=2)
     await opened.wait_answered()
     assert opened.reply.ephemeral and "Your table is open" in opened.reply.content
     await fake.wait_for_message(world.channel, lambda m: "opened a Hold'em table" in m.text)
-
-    # Hand 1: Alice with two bots; Bob sits down during it and plays from hand 2.
-    message, _ref = await h.wait_offer(alice)
-    joined = await fake.slash(bob, world.channel, "holdem join", buy_in=200)
+    await h.wait_offer(world.alice)
+    joined = await fake.slash(world.bob, world.channel, "holdem join", buy_in=200)
     await joined.wait_answered()
     assert "seat 4 with 200 chips" in joined.reply.content and joined.reply.ephemeral
     await fake.wait_until(
-        lambda: any(m.content.startswith("**Alice's table** · Hand #1") for m in fake.dms(alice)),
+        lambda: any(
+            m.content.startswith("**Alice's table** · Hand #1") for m in fake.dms(world.alice)
+        ),
         what="Alice's cards by DM",
     )
+    return Session(h, fake, world)
 
-    # Nobody but the member to act can act; nobody but a player sees cards.
+
+@pytest.fixture
+async def session(fake_discord: FakeDiscord, world: World, start_holdem: Factory) -> Session:
+    return await open_session(fake_discord, world, start_holdem)
+
+
+async def test_only_the_member_to_act_can_act_and_only_players_see_their_cards(
+    session: Session,
+) -> None:
+    h, alice, bob, ada = session.h, session.alice, session.bob, session.world.admin
+    message, _ref = await h.wait_offer(alice)
+
     assert "not seated" in await refused(h, ada, message, "Fold")
     assert await refused(h, bob, message, passive(message)) == "It is not your turn."
     assert "Only players seated" in await refused(h, ada, message, "My cards")
@@ -99,9 +127,15 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
     own = await h.fake.click(alice, message, label="My cards")
     await own.wait_answered()
     assert own.reply.ephemeral and own.reply.filenames == ["my-cards.png"]
-    assert own.reply.content == f"Hand #1: your cards are **{dm_cards(fake, alice, 1)}**"
+    assert own.reply.content == f"Hand #1: your cards are **{dm_cards(session.fake, alice, 1)}**"
+    assert check_privacy(session.fake, h).problems == []
 
-    # The raise modal refuses bad amounts and changes nothing, then takes a good one.
+
+async def test_the_raise_modal_refuses_bad_amounts_unchanged_then_takes_a_good_one(
+    session: Session,
+) -> None:
+    h, fake, alice = session.h, session.fake, session.alice
+    message, ref = await h.wait_offer(alice)
     table = h.table()
     before = table.snapshot()
     legal = before.legal
@@ -124,26 +158,42 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
             submitted.reply.content,
         )
         assert table.snapshot() == before
+
     opened_modal = await fake.click(alice, message, label=button(message, "Raise"))
     await opened_modal.wait_answered()
     submitted = await fake.submit_modal(alice, opened_modal, {"amount": f"{legal.min_raise_to:,}"})
     await submitted.wait_answered()
     assert submitted.response_kind is ResponseKind.DEFERRED_UPDATE_MESSAGE
-    await h.wait_host(lambda: h.moved_on(_ref), "Alice's raise")
+    await h.wait_host(lambda: h.moved_on(ref), "Alice's raise")
     raises = [e for e in h.of(ActionTaken) if e.hand_id == 1 and e.name == "Alice"]
     assert raises[-1].bet_to == legal.min_raise_to
 
-    # A double click applies once; the second click is refused.
-    await h.play([alice], until=lambda: h.hands_finished() >= 1)
-    await h.turn_of(bob, [alice, bob])  # hand 2: Bob's DM failed
-    message, ref = await h.wait_offer(bob)
+
+async def test_a_member_with_closed_dms_is_pointed_to_my_cards_which_shows_them(
+    session: Session,
+) -> None:
+    h, fake, bob = session.h, session.fake, session.bob
+    await session.play_to(1)
+    await h.turn_of(bob, [session.alice, bob])
+    message, _ref = await h.wait_offer(bob)
+
     await fake.wait_for_message(
-        world.channel, lambda m: f"<@{bob.id}>" in m.content and "My cards" in m.content
+        session.world.channel, lambda m: f"<@{bob.id}>" in m.content and "My cards" in m.content
     )
     assert fake.dms(bob) == []
     bob_cards = await h.fake.click(bob, message, label="My cards")
     await bob_cards.wait_answered()
     assert bob_cards.reply.ephemeral_for is bob.user and "Hand #2" in bob_cards.reply.content
+
+
+async def test_a_double_click_applies_once_and_the_second_click_is_refused(
+    session: Session,
+) -> None:
+    h, fake, bob = session.h, session.fake, session.bob
+    await session.play_to(1)
+    await h.turn_of(bob, [session.alice, bob])
+    message, _ref = await h.wait_offer(bob)
+
     label = passive(message)
     first = await fake.click(bob, message, label=label)
     second = await fake.click(bob, message, label=label)
@@ -157,35 +207,54 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
     mine = [e for e in h.of(ActionTaken) if e.hand_id == 2 and e.name == "Bob"]
     assert len(mine) == 1
 
-    # Hand 2 is rigged: a royal flush on the board splits the pot.
-    await h.play([alice, bob], until=lambda: h.hands_finished() >= SPLIT_HAND)
+
+async def test_a_royal_flush_on_the_board_splits_the_pot(session: Session) -> None:
+    h = session.h
+    await session.play_to(SPLIT_HAND)
+
     split = h.of(HandFinished)[SPLIT_HAND - 1]
     assert len(split.pots[0].winners) >= 2, split.pots
-    result = await fake.wait_for_message(world.channel, lambda m: "Hand #2 · Result" in m.text)
+    result = await session.fake.wait_for_message(
+        session.world.channel, lambda m: "Hand #2 · Result" in m.text
+    )
     assert "split" in result.text and "Royal flush" in result.text
 
-    # Hand 3: Bob goes all in for his short stack, Alice raises over it: a side pot.
+
+async def test_an_all_in_short_stack_and_a_raise_over_it_make_a_side_pot(
+    session: Session,
+) -> None:
+    h, alice, bob = session.h, session.alice, session.bob
+    await session.play_to(SIDE_POT_HAND - 1)
+
     await h.turn_of(bob, [alice, bob])
     message, _ref = await h.wait_offer(bob)
     await h.act(bob, button(message, "All-in"))
     await h.turn_of(alice, [alice, bob])
     message, _ref = await h.wait_offer(alice)
     await h.act(alice, button(message, "Min"))
-    await h.play([alice, bob], until=lambda: h.hands_finished() >= SIDE_POT_HAND)
+    await session.play_to(SIDE_POT_HAND)
+
     third = h.of(HandFinished)[SIDE_POT_HAND - 1]
     assert len(third.pots) == 2, third.pots  # Bob wins the main pot, Alice the side pot
     assert [pot.winners[0][1] for pot in third.pots] == ["Bob", "Alice"]
-    result = await fake.wait_for_message(world.channel, lambda m: "Hand #3 · Result" in m.text)
+    result = await session.fake.wait_for_message(
+        session.world.channel, lambda m: "Hand #3 · Result" in m.text
+    )
     assert "Main pot" in result.text and "Side pot 1" in result.text
     assert h.of(HandsTabled) or third.shown
 
-    # Two timeouts in a row sit Alice out; /holdem back brings her back.
+
+async def test_two_timeouts_sit_a_member_out_and_refuse_her_stale_button_until_she_is_back(
+    session: Session,
+) -> None:
+    h, fake, alice, bob = session.h, session.fake, session.alice, session.bob
     for _ in range(2):
         await h.turn_of(alice, [alice, bob])
         message, ref = await h.wait_offer(alice)
         stale = dataclasses.replace(message, components=[dict(row) for row in message.components])
         await h.scheduler.expire_turn()
-        await h.wait_host(lambda ref=ref: h.moved_on(ref), "the timeout")
+        await h.wait_host(functools.partial(h.moved_on, ref), "the timeout")
+
     timed_out = [e for e in h.of(ActionTaken) if e.name == "Alice" and e.automatic]
     assert len(timed_out) == 2
     assert [e.reason for e in h.of(PlayerSatOut) if e.user_id == alice.id][-1].startswith(
@@ -197,24 +266,32 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
     over = h.table().hand_id != ref.hand_id or h.table().hand is None
     assert late.reply.ephemeral
     assert late.reply.content == ("That hand is over." if over else STALE_BUTTON)
-    back = await fake.slash(alice, world.channel, "holdem back")
+    back = await fake.slash(alice, session.world.channel, "holdem back")
     await back.wait_answered()
     assert "back" in back.reply.content
 
-    # More hands; Bob tops up if he went broke.
-    target = h.hands_finished() + 6
-    while member := await h.next_turn([alice, bob], lambda: h.hands_finished() >= target):
+
+async def play_nine_hands_and_stop(session: Session) -> None:
+    """Nine hands or more (Bob tops up if he went broke), then Alice (the host) stops the table
+    and it closes."""
+    h, fake, alice, bob = session.h, session.fake, session.alice, session.bob
+    while member := await h.next_turn([alice, bob], lambda: h.hands_finished() >= 9):
         seat = h.table().snapshot().seat(4)
         if seat is not None and seat.stack == 0:
-            rebuy = await fake.slash(bob, world.channel, "holdem rebuy", amount=300)
+            rebuy = await fake.slash(bob, session.world.channel, "holdem rebuy", amount=300)
             await rebuy.wait_answered()
         await h.act(member)
-    assert h.hands_finished() >= 9
-
-    # Alice (the host) stops the table; everyone is cashed out.
-    stopped = await fake.slash(alice, world.channel, "holdem stop")
+    stopped = await fake.slash(alice, session.world.channel, "holdem stop")
     await stopped.wait_answered()
     await h.play([alice, bob], until=lambda: bool(h.of(HoldemTableClosed)))
+
+
+async def test_a_long_session_ends_cashed_out_with_every_chip_and_no_card_leaked(
+    session: Session,
+) -> None:
+    h, fake, world = session.h, session.fake, session.world
+    await play_nine_hands_and_stop(session)
+
     closed = h.of(HoldemTableClosed)
     assert closed and {name for name, _user, _amount in closed[0].cash_outs} >= {"Alice", "Bob"}
     await fake.wait_for_message(world.channel, lambda m: "The table is closed" in m.text)
@@ -222,13 +299,14 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
         lambda: (last := h.table_message()) is not None and "closed" in last.content,
         what="the table message to show the table closed",
     )
-
+    last = h.table_message()
+    assert last is not None and last.buttons == []
     # Every chip is accounted for: the members' totals moved exactly by their net results.
     storage: Storage = h.bot.storage
     assert (await storage.check()).ok
-    accounts = [await storage.get_account(world.guild.id, m.id) for m in (alice, bob)]
+    accounts = [await storage.get_account(world.guild.id, m.id) for m in (world.alice, world.bob)]
     assert all(account is not None and account.at_tables == 0 for account in accounts)
-    humans = {alice.id, bob.id}
+    humans = {world.alice.id, world.bob.id}
     net = sum(
         delta
         for event in h.of(HandFinished)
@@ -236,15 +314,12 @@ async def test_holdem_session_two_members_and_bots_over_many_hands(
         if (seat := event.snapshot.seat(seat_no)) is not None and seat.user_id in humans
     )
     assert sum(a.balance for a in accounts if a is not None) == 2 * 1000 + net
-
     # The channel saw the table message, streets and results, and no card it should not have.
     report = check_privacy(fake, h)
     assert report.problems == []
     assert report.public_with_cards > 20 and report.private_payloads > 10
     assert fake.stats.rate_limited == 0
     assert fake.unacknowledged() == []
-    last = h.table_message()
-    assert last is not None and last.buttons == []
 
 
 def dm_cards(fake: FakeDiscord, member: FakeMember, hand: int) -> str:

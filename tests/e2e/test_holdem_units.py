@@ -7,14 +7,6 @@ import asyncio
 import time
 
 import pytest
-from conftest import World
-from fakediscord import FakeDiscord
-from holdem_fixtures import (
-    Factory,
-    check_privacy,
-    every_card_token,
-    start_holdem_fixture,  # noqa: F401 (the start_holdem fixture)
-)
 
 from bot.discord.errors import Refusal
 from bot.discord.holdem import formatting
@@ -34,6 +26,10 @@ from bot.holdem.events import (
 from bot.holdem.kinds import Stage
 from bot.holdem.settings import HoldemSettings
 from engine.cards import parse_cards
+from tests.e2e.fakediscord import FakeDiscord
+from tests.e2e.support.bot_world import World
+from tests.e2e.support.holdem import Factory
+from tests.e2e.support.privacy import check_privacy, every_card_token
 
 
 def legal(call: int | None, low: int | None, high: int | None, bet: int = 0) -> Offer:

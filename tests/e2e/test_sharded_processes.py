@@ -21,19 +21,20 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
-from fakediscord.model import ResponseKind
-from holdem_fixtures import ACTION, passive, scaled_rules
 
 from bot.discord.blackjack import ids as blackjack_ids
 from storage import HandStatus, RoundStatus, Storage
 from storage.shards import shard_of
+from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
+from tests.e2e.fakediscord.model import ResponseKind
+from tests.e2e.support.bot_world import scaled_rules
+from tests.e2e.support.holdem import ACTION, passive
 from tests.storage.conftest import PostgresServer
 from tests.storage.pg_cluster import Cluster
 
@@ -117,7 +118,7 @@ def make_places(fake: FakeDiscord, shards: int, per_shard: int) -> list[Place]:
     return places
 
 
-async def poll(condition: Any, what: str, within: float = 30.0) -> None:
+async def poll(condition: Callable[[], Awaitable[bool]], what: str, within: float = 30.0) -> None:
     """Wait until the async ``condition()`` (a look at the database) holds."""
     deadline = time.monotonic() + within
     while not await condition():
@@ -350,6 +351,35 @@ async def run_and_kill_one(
 ) -> None:
     places = make_places(fake, shards, per_shard)
     configs = [write_config(folder / f"shard{i}", fake, shards, database) for i in range(shards)]
+    await start_every_shard_mid_game(fake, shards, database, places, configs, processes)
+    await refuse_a_second_process_for_a_living_shard(fake, shards, configs, processes)
+    killed = 1
+    before = await kill_one_while_the_others_play_on(fake, killed, database, places, processes)
+    victims = [p for p in places if p.shard == killed]
+    survivors = [p for p in places if p.shard != killed]
+    processes[killed] = await restart_and_recover(fake, killed, shards, database, configs, victims)
+    await check_every_game_ended_as_it_should(database, before, victims, survivors)
+    # The restored tables play on: a new hand in each of the restarted shard's guilds.
+    await poll(lambda: all_in_hand(database, victims), "a new hand on every restored table")
+    await asyncio.gather(*(play_a_hand_out(fake, p, database) for p in victims))
+    # Processes do not share rate-limit state (docs/deploy.md: a REST proxy does that): a 429
+    # is Discord asking one to wait, which discord.py does before retrying. Nothing else.
+    assert [(r.status, r.route) for r in fake.errors() if r.status != 429] == []
+
+    # A graceful stop of every process releases every lease.
+    for process in processes:
+        await stop(process)
+
+
+async def start_every_shard_mid_game(
+    fake: FakeDiscord,
+    shards: int,
+    database: str | Path,
+    places: list[Place],
+    configs: list[Path],
+    processes: list[asyncio.subprocess.Process],
+) -> None:
+    """Start one process per shard and leave a hand and a round in progress in every guild."""
     for shard in range(shards):
         processes.append(await felt_run(configs[shard], fake.token, shard, shards))
     await fake.wait_until(
@@ -363,7 +393,14 @@ async def run_and_kill_one(
         await sit_and_bet(fake, place)
     await poll(lambda: all_in_hand(database, places), "a hand in progress in every guild")
 
-    # A second process for a living shard is refused before it touches anything.
+
+async def refuse_a_second_process_for_a_living_shard(
+    fake: FakeDiscord,
+    shards: int,
+    configs: list[Path],
+    processes: list[asyncio.subprocess.Process],
+) -> None:
+    """A second process for a living shard is refused before it touches anything."""
     duplicate = await felt_run(configs[0], fake.token, 0, shards)
     _out, err = await asyncio.wait_for(duplicate.communicate(), 60)
     last = err.decode().strip().splitlines()[-1]
@@ -371,8 +408,17 @@ async def run_and_kill_one(
     assert last.startswith("felt run: another Felt holds these shards: instance ")
     assert f"pid {processes[0].pid}, since " in last and "--takeover" in last
 
-    # SIGKILL shard 1 in the middle of its hands and rounds.
-    killed = 1
+
+async def kill_one_while_the_others_play_on(
+    fake: FakeDiscord,
+    killed: int,
+    database: str | Path,
+    places: list[Place],
+    processes: list[asyncio.subprocess.Process],
+) -> dict[int, list[tuple[int, int]]]:
+    """SIGKILL shard ``killed`` in the middle of its hands and rounds; the others keep playing
+    (every hand and round of theirs finishes, every click accepted). Returns the open hands
+    from before the kill."""
     before = await open_hands(database)
     processes[killed].send_signal(signal.SIGKILL)
     await processes[killed].wait()
@@ -385,10 +431,21 @@ async def run_and_kill_one(
     after = await open_hands(database)
     for place in victims:  # nobody touched the dead shard's games meanwhile
         assert after[place.guild.id] == before[place.guild.id]
+    return before
 
-    # The killed shard restarted alone: it takes over at once and recovers exactly its guilds.
+
+async def restart_and_recover(
+    fake: FakeDiscord,
+    killed: int,
+    shards: int,
+    database: str | Path,
+    configs: list[Path],
+    victims: list[Place],
+) -> asyncio.subprocess.Process:
+    """Restart the killed shard alone: it takes over at once and serves its guilds again within
+    the budget. Returns the new process."""
     started = time.monotonic()
-    processes[killed] = await felt_run(configs[killed], fake.token, killed, shards)
+    process = await felt_run(configs[killed], fake.token, killed, shards)
     await fake.wait_until(
         lambda: (
             (session := fake.gateway.current.get(killed)) is not None
@@ -405,6 +462,16 @@ async def run_and_kill_one(
         )
     serving = time.monotonic() - started
     print(f"\nrestarted shard serving its guilds {serving:.2f} s after starting ({database})")
+    return process
+
+
+async def check_every_game_ended_as_it_should(
+    database: str | Path,
+    before: dict[int, list[tuple[int, int]]],
+    victims: list[Place],
+    survivors: list[Place],
+) -> None:
+    """The killed shard's hands were voided and rounds refunded; the others' were settled."""
     for place in victims:
         ((table_id, hand_id),) = before[place.guild.id]
         assert await hand_status(database, table_id, hand_id) is HandStatus.VOIDED
@@ -415,16 +482,6 @@ async def run_and_kill_one(
         ((table_id, hand_id),) = before[place.guild.id]
         assert await hand_status(database, table_id, hand_id) is HandStatus.SETTLED
         assert set((await round_status(database, place.guild.id)).values()) == {RoundStatus.SETTLED}
-    # The restored tables play on: a new hand in each of the restarted shard's guilds.
-    await poll(lambda: all_in_hand(database, victims), "a new hand on every restored table")
-    await asyncio.gather(*(play_a_hand_out(fake, p, database) for p in victims))
-    # Processes do not share rate-limit state (docs/deploy.md: a REST proxy does that): a 429
-    # is Discord asking one to wait, which discord.py does before retrying. Nothing else.
-    assert [(r.status, r.route) for r in fake.errors() if r.status != 429] == []
-
-    # A graceful stop of every process releases every lease.
-    for process in processes:
-        await stop(process)
 
 
 async def all_in_hand(database: str | Path, places: list[Place]) -> bool:

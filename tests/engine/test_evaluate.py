@@ -56,7 +56,7 @@ def test_evaluate_category_member_names_are_the_public_api() -> None:
     ]
 
 
-def test_evaluate_classic_cases() -> None:
+def test_evaluate_ranks_the_wheel_as_the_lowest_straight_and_a_steel_wheel_over_quads() -> None:
     assert value("6♠ 5♦ 4♣ 3♦ 2♥") > value("A♣ A♥ A♦ K♣ Q♠")
     wheel = value("5♠ 4♦ 3♣ 2♦ A♥")
     assert wheel.category is HandCategory.STRAIGHT

@@ -23,6 +23,11 @@ from tests.storage.pg_cluster import Cluster
 
 BACKENDS = ("sqlite", "postgresql")
 
+State = Callable[[], dict[str, list[tuple[Any, ...]]]]
+"""The ``state`` fixture: every table's rows, to prove that a refusal changed nothing."""
+Sql = Callable[..., list[tuple[Any, ...]]]
+"""The ``sql`` fixture: one raw query's rows."""
+
 
 class FakeClock:
     """A clock the test moves by hand."""
@@ -184,11 +189,11 @@ def raw_database(database: str | Path) -> Iterator[RawDatabase]:
 
 
 @pytest.fixture
-def state(raw_database: RawDatabase) -> Callable[[], dict[str, list[tuple[Any, ...]]]]:
+def state(raw_database: RawDatabase) -> State:
     """``state()`` is a snapshot of the whole database; equal snapshots mean nothing changed."""
     return raw_database.state
 
 
 @pytest.fixture
-def sql(raw_database: RawDatabase) -> Callable[..., list[tuple[Any, ...]]]:
+def sql(raw_database: RawDatabase) -> Sql:
     return lambda query, *params: raw_database(query, tuple(params))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -23,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from storage.errors import StorageError
-from storage.models import BetReason, RoundOutcome, SeatResult, TableInfo
+from storage.models import BetReason, RoundOutcome, SeatResult, TableInfo, TableOpened
 from storage.settings import EconomySettings
 from storage.store import Storage
 
@@ -79,17 +80,15 @@ class Session:
     async def tables(self) -> list[TableInfo]:
         return await self.storage.list_tables(GUILD)
 
+    async def open_table(self, channel: int, key: str) -> TableOpened:
+        return await self.storage.open_table(GUILD, channel, settings={"big_blind": 10}, key=key)
+
     async def open_tables(self) -> None:
         tables = await self.tables()
         used = {table.channel_id for table in tables}
         for channel in CHANNELS:
             if channel not in used:
-                await self.step(
-                    {},
-                    lambda key, channel=channel: self.storage.open_table(
-                        GUILD, channel, settings={"big_blind": 10}, key=key
-                    ),
-                )
+                await self.step({}, functools.partial(self.open_table, channel))
 
     async def seat_players(self, table: TableInfo) -> None:
         free = [n for n in range(6) if table.seat(n) is None]

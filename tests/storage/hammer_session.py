@@ -126,7 +126,7 @@ class Hammer:
                 key=key,
             ),
             lambda _result: {
-                int(owners[n]): final[n] - start[n] for n in start if owners[n] is not None
+                owner: final[n] - start[n] for n in start if (owner := owners[n]) is not None
             },
             must_succeed=True,
         )

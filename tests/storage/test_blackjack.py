@@ -4,6 +4,7 @@ made, payouts come back through escrow with the house covering the difference.""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,7 @@ from storage.errors import (
 )
 from storage.models import BetReason, Game, RoundOutcome, RoundStatus
 from storage.store import Storage
+from tests.storage.conftest import Sql, State
 
 GUILD = 111_111_111_111_111_111
 CHANNEL = 777
@@ -25,11 +27,14 @@ ALICE, BOB, CAROL = 1_001, 1_002, 1_003
 HISTORY = json.dumps({"dealer": ["Th", "7c"], "hands": {"1001": [["As", "Kd"]]}})
 
 
-async def house(sql) -> int:
-    return sql("SELECT balance FROM accounts WHERE kind = 'house'")[0][0]
+async def house(sql: Sql) -> int:
+    balance: int = sql("SELECT balance FROM accounts WHERE kind = 'house'")[0][0]
+    return balance
 
 
-async def test_the_bet_leaves_the_wallet_when_the_round_is_dealt(storage: Storage, sql) -> None:
+async def test_the_bet_leaves_the_wallet_when_the_round_is_dealt(
+    storage: Storage, sql: Sql
+) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 100, BOB: 50}, key="deal")
 
     alice = await storage.get_account(GUILD, ALICE)
@@ -46,7 +51,7 @@ async def test_the_bet_leaves_the_wallet_when_the_round_is_dealt(storage: Storag
     ]
 
 
-async def test_a_round_is_dealt_for_everyone_or_for_nobody(storage: Storage, state) -> None:
+async def test_a_round_is_dealt_for_everyone_or_for_nobody(storage: Storage, state: State) -> None:
     await storage.ensure_account(GUILD, ALICE)
     await storage.ensure_account(GUILD, BOB)
     before = state()
@@ -59,7 +64,7 @@ async def test_a_round_is_dealt_for_everyone_or_for_nobody(storage: Storage, sta
 
 
 @pytest.mark.parametrize("bets", [{}, {ALICE: 0}, {ALICE: -5}, {ALICE: 2**53}, {-1: 5}])
-async def test_malformed_bets_are_refused(storage: Storage, state, bets) -> None:
+async def test_malformed_bets_are_refused(storage: Storage, state: State, bets: Any) -> None:
     await storage.ensure_account(GUILD, ALICE)
     before = state()
     with pytest.raises((InvalidAmount, InvalidArgument)):
@@ -67,7 +72,9 @@ async def test_malformed_bets_are_refused(storage: Storage, state, bets) -> None
     assert state() == before
 
 
-async def test_doubles_splits_and_insurance_move_chips_when_made(storage: Storage, sql) -> None:
+async def test_doubles_splits_and_insurance_move_chips_when_made(
+    storage: Storage, sql: Sql
+) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 100}, key="deal")
 
     await storage.add_bet(dealt.round_id, ALICE, 50, reason=BetReason.INSURANCE, key="ins")
@@ -86,7 +93,7 @@ async def test_doubles_splits_and_insurance_move_chips_when_made(storage: Storag
     ]
 
 
-async def test_add_bet_refusals_change_nothing(storage: Storage, state) -> None:
+async def test_add_bet_refusals_change_nothing(storage: Storage, state: State) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 900}, key="deal")
     await storage.ensure_account(GUILD, BOB)
     before = state()
@@ -104,7 +111,9 @@ async def test_add_bet_refusals_change_nothing(storage: Storage, state) -> None:
     assert state() == before
 
 
-async def test_settle_pays_wins_takes_losses_and_the_house_balances_it(storage, sql) -> None:
+async def test_settle_pays_wins_takes_losses_and_the_house_balances_it(
+    storage: Storage, sql: Sql
+) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 100, BOB: 100, CAROL: 100}, key="d")
 
     settled = await storage.settle_round(
@@ -152,7 +161,7 @@ async def test_round_history_and_stats_are_stored(storage: Storage) -> None:
     assert await storage.list_rounds(GUILD, user_id=BOB) == []
 
 
-async def test_settlement_refusals_change_nothing(storage: Storage, state) -> None:
+async def test_settlement_refusals_change_nothing(storage: Storage, state: State) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 100, BOB: 100}, key="d")
     before = state()
 
@@ -195,7 +204,7 @@ async def test_settlement_refusals_change_nothing(storage: Storage, state) -> No
     assert state() == before
 
 
-async def test_a_round_ends_only_once(storage: Storage, state) -> None:
+async def test_a_round_ends_only_once(storage: Storage, state: State) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 100}, key="d")
     first = await storage.settle_round(
         dealt.round_id, {ALICE: RoundOutcome(200)}, history=HISTORY, key="s1"
@@ -219,7 +228,7 @@ async def test_a_round_ends_only_once(storage: Storage, state) -> None:
     )
 
 
-async def test_refund_returns_every_bet(storage: Storage, sql) -> None:
+async def test_refund_returns_every_bet(storage: Storage, sql: Sql) -> None:
     dealt = await storage.open_round(GUILD, CHANNEL, {ALICE: 100, BOB: 30}, key="d")
     await storage.add_bet(dealt.round_id, ALICE, 100, reason=BetReason.DOUBLE, key="dbl")
 
@@ -236,7 +245,7 @@ async def test_refund_returns_every_bet(storage: Storage, sql) -> None:
         await storage.refund_round(dealt.round_id, reason="again", key="r2")
 
 
-async def test_join_round_moves_the_opening_bet_now(storage: Storage, state) -> None:
+async def test_join_round_moves_the_opening_bet_now(storage: Storage, state: State) -> None:
     opened = await storage.open_round(GUILD, CHANNEL, {ALICE: 100}, key="deal")
     joined = await storage.join_round(opened.round_id, BOB, 40, key="bob-joins")
     assert joined.bets == {ALICE: 100, BOB: 40}

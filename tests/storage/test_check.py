@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from storage.models import ProblemKind
 from storage.store import Storage
+from tests.storage.conftest import Sql
 
 GUILD = 10
 ALICE, BOB = 1, 2
@@ -35,7 +36,9 @@ async def test_an_honest_database_passes(storage: Storage) -> None:
     assert report.ledger_rows > 10
 
 
-async def test_a_balance_changed_behind_the_ledgers_back_is_named(storage, sql) -> None:
+async def test_a_balance_changed_behind_the_ledgers_back_is_named(
+    storage: Storage, sql: Sql
+) -> None:
     await busy_guild(storage)
     account = sql("SELECT account_id FROM accounts WHERE kind = 'member' AND user_id = ?", BOB)[0][
         0
@@ -52,7 +55,7 @@ async def test_a_balance_changed_behind_the_ledgers_back_is_named(storage, sql) 
     assert f"member {BOB}" in mismatch.message
 
 
-async def test_chips_invented_in_the_ledger_are_caught(storage, sql) -> None:
+async def test_chips_invented_in_the_ledger_are_caught(storage: Storage, sql: Sql) -> None:
     await busy_guild(storage)
     account = sql("SELECT account_id FROM accounts WHERE kind = 'member' AND user_id = ?", ALICE)
     op = sql("SELECT MAX(op_id) FROM operations")[0][0]
@@ -74,7 +77,7 @@ async def test_chips_invented_in_the_ledger_are_caught(storage, sql) -> None:
     assert ProblemKind.RUNNING_BALANCE in kinds
 
 
-async def test_chips_left_in_a_finished_rounds_escrow_are_stray(storage, sql) -> None:
+async def test_chips_left_in_a_finished_rounds_escrow_are_stray(storage: Storage, sql: Sql) -> None:
     round_id = await busy_guild(storage)
     await storage.refund_round(round_id, reason="test", key="refund")
     escrow = sql("SELECT account_id FROM bj_players WHERE round_id = ?", round_id)[0][0]

@@ -19,7 +19,7 @@ from bot.cli import main
 from bot.cli.db import DEFAULT_DB_PATH, database, database_path
 from storage.sqlite import latest_version, load_migrations
 from storage.store import Storage
-from tests.storage.conftest import raw
+from tests.storage.conftest import PostgresServer, raw
 
 ALL_APPLIED = (
     f"schema 0 -> {latest_version()} (applied {', '.join(m.name for m in load_migrations())})"
@@ -57,7 +57,9 @@ def test_a_database_is_a_path_a_sqlite_url_or_a_postgresql_url() -> None:
     assert database("postgres://felt@db/felt") == "postgres://felt@db/felt"
 
 
-def test_migrate_creates_then_reports_up_to_date(tmp_path: Path, capsys) -> None:
+def test_migrate_creates_then_reports_up_to_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "felt.db"
 
     assert main(["db", "--db", str(path), "migrate"]) == 0
@@ -66,7 +68,9 @@ def test_migrate_creates_then_reports_up_to_date(tmp_path: Path, capsys) -> None
     assert f"already up to date (schema {latest_version()})" in capsys.readouterr().out
 
 
-def test_check_passes_on_an_honest_database(database, capsys) -> None:
+def test_check_passes_on_an_honest_database(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
 
     code = main(["db", "check", "--db", str(database)])
@@ -77,7 +81,9 @@ def test_check_passes_on_an_honest_database(database, capsys) -> None:
     assert "guild 10: 2,000 chips held; 2,000 minted, 0 burned" in out
 
 
-def test_check_fails_naming_the_account_that_disagrees(database, capsys) -> None:
+def test_check_fails_naming_the_account_that_disagrees(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     account = raw(
         database, "SELECT account_id FROM accounts WHERE kind = 'member' AND user_id = ?", (BOB,)
@@ -92,7 +98,9 @@ def test_check_fails_naming_the_account_that_disagrees(database, capsys) -> None
     assert "FAILED: 2 problem(s) found." in out
 
 
-def test_check_refuses_a_missing_outdated_or_newer_database(tmp_path: Path, capsys) -> None:
+def test_check_refuses_a_missing_outdated_or_newer_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "missing.db"
     empty = tmp_path / "empty.db"
     sqlite3.connect(empty).close()
@@ -111,7 +119,9 @@ def test_check_refuses_a_missing_outdated_or_newer_database(tmp_path: Path, caps
     assert f"only knows up to {latest_version()}" in capsys.readouterr().err
 
 
-def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, database, capsys) -> None:
+def test_export_ledger_to_a_file_and_to_stdout(
+    tmp_path: Path, database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = database
     populate(path)
     target = tmp_path / "ledger.csv"
@@ -132,7 +142,9 @@ def test_export_ledger_to_a_file_and_to_stdout(tmp_path: Path, database, capsys)
     assert [row["kind"] for row in bobs] == ["starting_grant", "buy_in", "buy_in", "hand_result"]
 
 
-def test_export_sessions(database, capsys) -> None:
+def test_export_sessions_writes_each_seats_chips_and_refuses_an_unknown_table(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = database
     table = populate(path)
 
@@ -145,7 +157,9 @@ def test_export_sessions(database, capsys) -> None:
     assert "Table 99 does not exist." in capsys.readouterr().err
 
 
-def test_check_refuses_an_empty_or_newer_postgresql_schema(postgres_server, capsys) -> None:
+def test_check_refuses_an_empty_or_newer_postgresql_schema(
+    postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     empty = postgres_server.new_database()
     newer = postgres_server.new_database()
     assert main(["db", "migrate", "--db", newer]) == 0
@@ -197,7 +211,7 @@ def _make_read_only(writable: Path, read_only: Path) -> None:
 
 
 def test_read_only_database_can_be_checked_and_exported_but_not_written(
-    read_only_folder: tuple[Path, Path], capsys
+    read_only_folder: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     writable, read_only = read_only_folder
     populate(writable / "felt.db")
@@ -236,7 +250,9 @@ def test_a_path_sqlite_cannot_open_is_one_line_without_a_thread_traceback(
 
 
 @pytest.mark.parametrize("url", ["mysql://x/y", "mongodb+srv://host/db", "http://example.com/f"])
-def test_an_unknown_url_scheme_is_refused_by_name(tmp_path: Path, url: str, capsys) -> None:
+def test_an_unknown_url_scheme_is_refused_by_name(
+    tmp_path: Path, url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["db", "check", "--db", url]) == 2
     scheme = url.partition("://")[0]
     assert f"Felt cannot keep chips in a {scheme}:// database" in capsys.readouterr().err
@@ -244,7 +260,7 @@ def test_an_unknown_url_scheme_is_refused_by_name(tmp_path: Path, url: str, caps
 
 
 def test_every_db_command_finds_the_database_in_the_config_as_felt_run_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
     populate(tmp_path / "custom.db")
@@ -263,7 +279,9 @@ def test_every_db_command_finds_the_database_in_the_config_as_felt_run_does(
     assert not Path("felt.db").exists()
 
 
-def test_global_options_are_accepted_before_and_after_each_action(database, capsys) -> None:
+def test_global_options_are_accepted_before_and_after_each_action(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     for arguments in (
         ["db", "--db", str(database), "export", "ledger", "--guild", str(GUILD)],
@@ -274,7 +292,9 @@ def test_global_options_are_accepted_before_and_after_each_action(database, caps
         assert capsys.readouterr().out.startswith("entry_id,")
 
 
-def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(database, capsys) -> None:
+def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(
+    database: str | Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     assert main(["db", "grant", "1,500", "--db", str(database)]) == 0
     assert main(["db", "grant", "1500", "--db", str(database)]) == 0
@@ -292,7 +312,9 @@ def test_grant_adds_chips_recorded_in_the_ledger_and_check_still_passes(database
 
 
 @pytest.mark.parametrize("amount", ["0", "²", "-5", "9" * 5000, "9007199254740992"])
-def test_grant_refuses_a_bad_amount_in_one_short_line(database, amount: str, capsys) -> None:
+def test_grant_refuses_a_bad_amount_in_one_short_line(
+    database: str | Path, amount: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     populate(database)
     with pytest.raises(SystemExit) as exited:
         main(["db", "grant", amount, "--db", str(database)])
@@ -303,7 +325,7 @@ def test_grant_refuses_a_bad_amount_in_one_short_line(database, amount: str, cap
 
 
 def test_a_postgresql_url_without_the_driver_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, capsys
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # As if psycopg were not installed: importing it (and the adapter using it) fails.
     monkeypatch.setitem(sys.modules, "psycopg", None)

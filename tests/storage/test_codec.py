@@ -25,7 +25,9 @@ seat_maps = st.dictionaries(st.integers(0, 99), ints, max_size=10)
 
 
 @given(stacks=seat_maps, deltas=seat_maps, table=ints, hand=ints)
-def test_mappings_with_int_keys_survive(stacks, deltas, table, hand) -> None:
+def test_mappings_with_int_keys_survive(
+    stacks: dict[int, int], deltas: dict[int, int], table: int, hand: int
+) -> None:
     value = HandSettled(table, hand, stacks, deltas)
 
     assert codec.loads(HandSettled, codec.dumps(value)) == value

@@ -16,6 +16,7 @@ from storage.errors import DatabaseBusy, InsufficientChips
 from storage.models import Metric
 from storage.postgres import LOCK_CLASS, guild_lock_key
 from storage.store import Storage
+from tests.storage.conftest import FakeClock, Sql, State
 
 GUILD = 10
 ALICE, BOB, CAROL = 1, 2, 3
@@ -54,7 +55,7 @@ async def test_buy_ins_racing_for_the_same_wallet_never_overdraw(storage: Storag
     assert (account.balance, account.at_tables) == (200, 800)
 
 
-async def test_the_same_request_sent_twice_at_once_applies_once(storage: Storage, sql) -> None:
+async def test_the_same_request_sent_twice_at_once_applies_once(storage: Storage, sql: Sql) -> None:
     await storage.ensure_account(GUILD, BOB)
 
     first, second = await asyncio.gather(
@@ -67,7 +68,9 @@ async def test_the_same_request_sent_twice_at_once_applies_once(storage: Storage
     assert sql("SELECT COUNT(*) FROM operations WHERE op_key = 'double-click'") == [(1,)]
 
 
-async def test_two_processes_writing_the_same_database_keep_every_chip(database, clock) -> None:
+async def test_two_processes_writing_the_same_database_keep_every_chip(
+    database: str | Path, clock: FakeClock
+) -> None:
     one = await Storage.open(database, clock=clock)
     two = await Storage.open(database, clock=clock)
     try:
@@ -90,7 +93,7 @@ async def test_two_processes_writing_the_same_database_keep_every_chip(database,
         await two.close()
 
 
-async def test_readers_never_see_half_a_transaction(database, clock) -> None:
+async def test_readers_never_see_half_a_transaction(database: str | Path, clock: FakeClock) -> None:
     writer = await Storage.open(database, clock=clock)
     reader = await Storage.open(database, clock=clock)
     try:
@@ -125,7 +128,7 @@ async def test_readers_never_see_half_a_transaction(database, clock) -> None:
 
 
 @contextlib.contextmanager
-def another_process_holding_the_write_lock(database, guild_id: int) -> Iterator[None]:
+def another_process_holding_the_write_lock(database: str | Path, guild_id: int) -> Iterator[None]:
     """SQLite: a connection inside BEGIN IMMEDIATE. PostgreSQL: a connection holding the
     guild's advisory lock inside a transaction."""
     if isinstance(database, Path):
@@ -147,7 +150,7 @@ def another_process_holding_the_write_lock(database, guild_id: int) -> Iterator[
 
 
 async def test_a_write_lock_held_too_long_by_another_process_is_reported_busy(
-    database, clock, state
+    database: str | Path, clock: FakeClock, state: State
 ) -> None:
     async with await Storage.open(database, clock=clock, busy_timeout=0.05) as storage:
         await storage.ensure_account(GUILD, ALICE)

@@ -14,7 +14,7 @@ from bot.cli import main
 from storage.database_copy import TABLES, CopyTargetNotEmpty
 from storage.models import BetReason, RoundOutcome, SeatResult
 from storage.store import Storage, migrate_database
-from tests.storage.conftest import FakeClock, RawDatabase, raw
+from tests.storage.conftest import FakeClock, PostgresServer, RawDatabase, raw
 
 GUILD, OTHER_GUILD = 10, 11
 ALICE, BOB, CAROL = 1, 2, 3
@@ -110,7 +110,7 @@ def test_the_copy_covers_every_table_and_column_of_the_schema(tmp_path: Path) ->
 
 
 def test_sqlite_to_postgresql_keeps_every_chip_and_row(
-    tmp_path: Path, postgres_server, capsys
+    tmp_path: Path, postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = tmp_path / "felt.db"
     target = postgres_server.new_database()
@@ -130,7 +130,9 @@ def test_sqlite_to_postgresql_keeps_every_chip_and_row(
     assert main(["db", "check", "--db", str(source)]) == 0
 
 
-def test_the_copy_continues_where_the_source_left_off(tmp_path: Path, postgres_server) -> None:
+def test_the_copy_continues_where_the_source_left_off(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
     source = tmp_path / "felt.db"
     target = postgres_server.new_database()
     populate(source)
@@ -151,7 +153,7 @@ def test_the_copy_continues_where_the_source_left_off(tmp_path: Path, postgres_s
 
 
 def test_a_target_that_is_not_empty_is_refused_and_left_alone(
-    tmp_path: Path, postgres_server, capsys
+    tmp_path: Path, postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source = tmp_path / "felt.db"
     target = postgres_server.new_database()
@@ -171,7 +173,7 @@ def test_a_target_that_is_not_empty_is_refused_and_left_alone(
     assert everything(target) == before
 
 
-async def test_postgresql_back_to_sqlite(tmp_path: Path, postgres_server) -> None:
+async def test_postgresql_back_to_sqlite(tmp_path: Path, postgres_server: PostgresServer) -> None:
     source = postgres_server.new_database()
     async with await Storage.open(source) as storage:
         await busy_installation(storage)
@@ -187,7 +189,9 @@ async def test_postgresql_back_to_sqlite(tmp_path: Path, postgres_server) -> Non
     assert everything(target) == everything(source)
 
 
-def test_a_source_that_fails_check_is_not_copied(tmp_path: Path, postgres_server, capsys) -> None:
+def test_a_source_that_fails_check_is_not_copied(
+    tmp_path: Path, postgres_server: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = tmp_path / "felt.db"
     target = postgres_server.new_database()
     populate(source)
@@ -204,7 +208,9 @@ def test_a_source_that_fails_check_is_not_copied(tmp_path: Path, postgres_server
     assert raw(target, "SELECT COUNT(*) FROM guilds") == [(0,)]
 
 
-def test_copy_refuses_a_missing_source_and_the_same_database_twice(tmp_path: Path, capsys) -> None:
+def test_copy_refuses_a_missing_source_and_the_same_database_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "missing.db"
     path = tmp_path / "felt.db"
 

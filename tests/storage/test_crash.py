@@ -151,13 +151,13 @@ def crash_many_times(tmp_path: Path, db: str | Path, kills: int, seed: int) -> C
     return moments
 
 
-def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path, database) -> None:
+def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path, database: str | Path) -> None:
     moments = crash_many_times(tmp_path, database, kills=6, seed=20250301)
     assert sum(moments.values()) == 6
 
 
 @pytest.mark.slow
-def test_sigkill_hundreds_of_times_loses_no_chip(tmp_path: Path, database) -> None:
+def test_sigkill_hundreds_of_times_loses_no_chip(tmp_path: Path, database: str | Path) -> None:
     seed = int(os.environ.get("FELT_CRASH_SEED", "7"))
     kills = int(os.environ.get("FELT_CRASH_KILLS", "200"))
     moments = crash_many_times(tmp_path, database, kills=kills, seed=seed)

@@ -4,6 +4,8 @@ idempotency keys. Every refusal also proves the database did not change."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +24,7 @@ from storage.errors import (
 from storage.models import MAX_CHIPS, LedgerKind
 from storage.settings import EconomySettings
 from storage.store import Storage
+from tests.storage.conftest import FakeClock, Sql, State
 
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222
@@ -32,7 +35,7 @@ ADMIN = 9_999
 BAD_AMOUNTS = [0, -1, -(2**60), 1.5, 100.0, "100", None, True, 2**53, 2**53 + 1, 2**64]
 
 
-async def test_ensure_account_grants_the_starting_chips_once(storage: Storage, sql) -> None:
+async def test_ensure_account_grants_the_starting_chips_once(storage: Storage, sql: Sql) -> None:
     first = await storage.ensure_account(GUILD, ALICE)
     again = await storage.ensure_account(GUILD, ALICE)
 
@@ -64,7 +67,7 @@ async def test_starting_grant_follows_the_guild_setting(storage: Storage) -> Non
     assert (await storage.ensure_account(OTHER_GUILD, ALICE)).balance == 0
 
 
-async def test_configured_economy_defaults_apply(database, clock) -> None:
+async def test_configured_economy_defaults_apply(database: str | Path, clock: FakeClock) -> None:
     economy = EconomySettings(starting_chips=42, daily_amount=7)
     async with await Storage.open(database, clock=clock, economy=economy) as storage:
         assert (await storage.ensure_account(GUILD, ALICE)).balance == 42
@@ -74,7 +77,9 @@ async def test_configured_economy_defaults_apply(database, clock) -> None:
 # --- daily bonus ------------------------------------------------------------------------------
 
 
-async def test_daily_claim_opens_account_and_adds_the_bonus(storage: Storage, clock) -> None:
+async def test_daily_claim_opens_account_and_adds_the_bonus(
+    storage: Storage, clock: FakeClock
+) -> None:
     claim = await storage.claim_daily(GUILD, ALICE, key="daily-1")
 
     assert (claim.amount, claim.streak, claim.balance) == (250, 1, 1_250)
@@ -82,7 +87,7 @@ async def test_daily_claim_opens_account_and_adds_the_bonus(storage: Storage, cl
 
 
 async def test_daily_twice_the_same_utc_day_is_refused_and_changes_nothing(
-    storage: Storage, clock, state
+    storage: Storage, clock: FakeClock, state: State
 ) -> None:
     await storage.claim_daily(GUILD, ALICE, key="daily-1")
     clock.advance(hours=11, minutes=59)  # 23:59 UTC the same day
@@ -97,7 +102,7 @@ async def test_daily_twice_the_same_utc_day_is_refused_and_changes_nothing(
 
 
 async def test_daily_streak_grows_caps_and_resets_after_a_missed_day(
-    storage: Storage, clock
+    storage: Storage, clock: FakeClock
 ) -> None:
     amounts = []
     for day in range(9):
@@ -121,7 +126,9 @@ async def test_daily_streak_grows_caps_and_resets_after_a_missed_day(
     assert (after_gap.streak, after_gap.amount) == (1, 250)
 
 
-async def test_daily_just_after_midnight_utc_counts_as_the_next_day(storage, clock) -> None:
+async def test_daily_just_after_midnight_utc_counts_as_the_next_day(
+    storage: Storage, clock: FakeClock
+) -> None:
     clock.now = datetime(2025, 3, 1, 23, 59, 59, tzinfo=UTC)
     await storage.claim_daily(GUILD, ALICE, key="a")
     clock.now = datetime(2025, 3, 2, 0, 0, 1, tzinfo=UTC)
@@ -131,7 +138,9 @@ async def test_daily_just_after_midnight_utc_counts_as_the_next_day(storage, clo
     assert claim.streak == 2
 
 
-async def test_daily_refused_when_the_clock_went_backwards(storage, clock, state) -> None:
+async def test_daily_refused_when_the_clock_went_backwards(
+    storage: Storage, clock: FakeClock, state: State
+) -> None:
     await storage.claim_daily(GUILD, ALICE, key="a")
     clock.advance(days=-3)
     before = state()
@@ -141,7 +150,7 @@ async def test_daily_refused_when_the_clock_went_backwards(storage, clock, state
     assert state() == before
 
 
-async def test_daily_disabled_by_the_guild(storage: Storage, state) -> None:
+async def test_daily_disabled_by_the_guild(storage: Storage, state: State) -> None:
     await storage.set_setting(GUILD, "daily_amount", 0)
     before = state()
 
@@ -150,7 +159,9 @@ async def test_daily_disabled_by_the_guild(storage: Storage, state) -> None:
     assert state() == before
 
 
-async def test_daily_same_key_twice_returns_the_first_claim(storage: Storage, clock, sql) -> None:
+async def test_daily_same_key_twice_returns_the_first_claim(
+    storage: Storage, clock: FakeClock, sql: Sql
+) -> None:
     first = await storage.claim_daily(GUILD, ALICE, key="click")
     clock.advance(days=1)
 
@@ -163,7 +174,7 @@ async def test_daily_same_key_twice_returns_the_first_claim(storage: Storage, cl
 # --- admin ------------------------------------------------------------------------------------
 
 
-async def test_admin_grant_take_and_set_are_minted_and_burned(storage: Storage, sql) -> None:
+async def test_admin_grant_take_and_set_are_minted_and_burned(storage: Storage, sql: Sql) -> None:
     granted = await storage.admin_grant(GUILD, ALICE, 500, actor_id=ADMIN, key="g")
     taken = await storage.admin_take(GUILD, ALICE, 200, actor_id=ADMIN, key="t")
     raised = await storage.admin_set(GUILD, ALICE, 10_000, actor_id=ADMIN, key="s1")
@@ -186,7 +197,7 @@ async def test_admin_grant_take_and_set_are_minted_and_burned(storage: Storage, 
     assert actors == [(ADMIN,)]
 
 
-async def test_admin_take_beyond_the_balance_is_refused(storage: Storage, state) -> None:
+async def test_admin_take_beyond_the_balance_is_refused(storage: Storage, state: State) -> None:
     await storage.ensure_account(GUILD, ALICE)
     before = state()
 
@@ -197,14 +208,14 @@ async def test_admin_take_beyond_the_balance_is_refused(storage: Storage, state)
     assert state() == before
 
 
-async def test_admin_take_from_a_stranger_is_refused(storage: Storage, state) -> None:
+async def test_admin_take_from_a_stranger_is_refused(storage: Storage, state: State) -> None:
     before = state()
     with pytest.raises(UnknownAccount):
         await storage.admin_take(GUILD, ALICE, 1, actor_id=ADMIN, key="t")
     assert state() == before
 
 
-async def test_a_credit_beyond_the_chip_limit_is_refused(storage: Storage, state) -> None:
+async def test_a_credit_beyond_the_chip_limit_is_refused(storage: Storage, state: State) -> None:
     await storage.admin_set(GUILD, ALICE, MAX_CHIPS - 10, actor_id=ADMIN, key="s")
     before = state()
 
@@ -219,7 +230,7 @@ async def test_a_credit_beyond_the_chip_limit_is_refused(storage: Storage, state
 # --- transfers --------------------------------------------------------------------------------
 
 
-async def test_transfer_moves_chips_between_members(storage: Storage, sql) -> None:
+async def test_transfer_moves_chips_between_members(storage: Storage, sql: Sql) -> None:
     await storage.ensure_account(GUILD, BOB)
 
     done = await storage.transfer(GUILD, ALICE, BOB, 300, key="t")
@@ -229,7 +240,9 @@ async def test_transfer_moves_chips_between_members(storage: Storage, sql) -> No
     assert rows == [("transfer", -300, 700), ("transfer", 300, 1_300)]
 
 
-async def test_transfer_to_a_member_without_account_is_refused(storage, state) -> None:
+async def test_transfer_to_a_member_without_account_is_refused(
+    storage: Storage, state: State
+) -> None:
     await storage.ensure_account(GUILD, ALICE)
     before = state()
 
@@ -240,7 +253,7 @@ async def test_transfer_to_a_member_without_account_is_refused(storage, state) -
     assert state() == before
 
 
-async def test_transfer_to_oneself_is_refused(storage: Storage, state) -> None:
+async def test_transfer_to_oneself_is_refused(storage: Storage, state: State) -> None:
     await storage.ensure_account(GUILD, ALICE)
     before = state()
     with pytest.raises(InvalidTransfer):
@@ -248,7 +261,7 @@ async def test_transfer_to_oneself_is_refused(storage: Storage, state) -> None:
     assert state() == before
 
 
-async def test_transfer_beyond_the_balance_is_refused(storage: Storage, state) -> None:
+async def test_transfer_beyond_the_balance_is_refused(storage: Storage, state: State) -> None:
     await storage.ensure_account(GUILD, ALICE)
     await storage.ensure_account(GUILD, BOB)
     before = state()
@@ -261,7 +274,7 @@ async def test_transfer_beyond_the_balance_is_refused(storage: Storage, state) -
     assert state() == before
 
 
-async def test_transfers_can_be_disabled_per_guild(storage: Storage, state) -> None:
+async def test_transfers_can_be_disabled_per_guild(storage: Storage, state: State) -> None:
     await storage.ensure_account(GUILD, ALICE)
     await storage.ensure_account(GUILD, BOB)
     await storage.set_setting(GUILD, "transfers_enabled", False)
@@ -279,7 +292,9 @@ async def test_transfers_can_be_disabled_per_guild(storage: Storage, state) -> N
 
 
 @pytest.mark.parametrize("amount", BAD_AMOUNTS)
-async def test_bad_amounts_are_refused_everywhere(storage: Storage, state, amount) -> None:
+async def test_bad_amounts_are_refused_everywhere(
+    storage: Storage, state: State, amount: Any
+) -> None:
     await storage.ensure_account(GUILD, ALICE)
     await storage.ensure_account(GUILD, BOB)
     before = state()
@@ -294,7 +309,9 @@ async def test_bad_amounts_are_refused_everywhere(storage: Storage, state, amoun
 
 
 @pytest.mark.parametrize("balance", [-1, 1.0, "5", True, 2**53])
-async def test_bad_balances_for_admin_set_are_refused(storage: Storage, state, balance) -> None:
+async def test_bad_balances_for_admin_set_are_refused(
+    storage: Storage, state: State, balance: Any
+) -> None:
     await storage.ensure_account(GUILD, ALICE)
     before = state()
     with pytest.raises(InvalidAmount):
@@ -307,7 +324,7 @@ async def test_the_largest_amount_is_accepted(storage: Storage) -> None:
     assert change.balance == 2**53 - 1
 
 
-async def test_a_key_reused_with_other_arguments_is_refused(storage: Storage, state) -> None:
+async def test_a_key_reused_with_other_arguments_is_refused(storage: Storage, state: State) -> None:
     await storage.ensure_account(GUILD, BOB)
     await storage.transfer(GUILD, ALICE, BOB, 10, key="same")
     before = state()
@@ -319,7 +336,9 @@ async def test_a_key_reused_with_other_arguments_is_refused(storage: Storage, st
     assert state() == before
 
 
-async def test_a_replay_returns_the_first_result_even_after_later_changes(storage, sql) -> None:
+async def test_a_replay_returns_the_first_result_even_after_later_changes(
+    storage: Storage, sql: Sql
+) -> None:
     await storage.ensure_account(GUILD, BOB)
     first = await storage.transfer(GUILD, ALICE, BOB, 10, key="t1")
     await storage.transfer(GUILD, ALICE, BOB, 50, key="t2")
@@ -331,7 +350,9 @@ async def test_a_replay_returns_the_first_result_even_after_later_changes(storag
 
 
 @pytest.mark.parametrize("key", ["", "has space", "é", "x" * 201, 12, None, "felt:account:1:2"])
-async def test_malformed_or_reserved_keys_are_refused(storage: Storage, state, key) -> None:
+async def test_malformed_or_reserved_keys_are_refused(
+    storage: Storage, state: State, key: Any
+) -> None:
     before = state()
     with pytest.raises(InvalidArgument):
         await storage.admin_grant(GUILD, ALICE, 10, actor_id=ADMIN, key=key)
@@ -339,14 +360,14 @@ async def test_malformed_or_reserved_keys_are_refused(storage: Storage, state, k
 
 
 @pytest.mark.parametrize("user_id", [-1, 2**64, "1001", 1.0, True])
-async def test_malformed_ids_are_refused(storage: Storage, state, user_id) -> None:
+async def test_malformed_ids_are_refused(storage: Storage, state: State, user_id: Any) -> None:
     before = state()
     with pytest.raises(InvalidArgument):
         await storage.claim_daily(GUILD, user_id, key="d")
     assert state() == before
 
 
-async def test_a_refused_key_can_be_used_again_once_the_reason_is_gone(storage) -> None:
+async def test_a_refused_key_can_be_used_again_once_the_reason_is_gone(storage: Storage) -> None:
     await storage.ensure_account(GUILD, BOB)
     with pytest.raises(InsufficientChips):
         await storage.transfer(GUILD, ALICE, BOB, 5_000, key="t")
@@ -357,7 +378,9 @@ async def test_a_refused_key_can_be_used_again_once_the_reason_is_gone(storage) 
     assert done.sender_balance == 6_000
 
 
-async def test_every_ledger_row_names_its_kind_and_running_balance(storage, sql) -> None:
+async def test_every_ledger_row_names_its_kind_and_running_balance(
+    storage: Storage, sql: Sql
+) -> None:
     await storage.claim_daily(GUILD, ALICE, key="d")
     await storage.admin_take(GUILD, ALICE, 50, actor_id=ADMIN, key="t")
 
@@ -375,7 +398,7 @@ async def test_every_ledger_row_names_its_kind_and_running_balance(storage, sql)
 
 @pytest.mark.parametrize("guild_id", ["10", -5, None, 1.5])
 async def test_malformed_guild_ids_are_refused_before_anything_is_written(
-    storage: Storage, state, guild_id
+    storage: Storage, state: State, guild_id: Any
 ) -> None:
     before = state()
     with pytest.raises(InvalidArgument):
@@ -383,5 +406,5 @@ async def test_malformed_guild_ids_are_refused_before_anything_is_written(
     with pytest.raises(InvalidArgument):
         await storage.transfer(guild_id, ALICE, BOB, 10, key="t")
     with pytest.raises(InvalidArgument):
-        await storage.admin_set(GUILD, ALICE, 10, actor_id="admin", key="s")
+        await storage.admin_set(GUILD, ALICE, 10, actor_id="admin", key="s")  # type: ignore[arg-type]  # an ill-typed id on purpose
     assert state() == before

@@ -34,7 +34,9 @@ async def test_recent_ledger_newest_first_with_paging(storage: Storage) -> None:
         await storage.ledger(GUILD, limit=1_000)
 
 
-async def test_ledger_csv_for_a_guild_and_for_a_member(storage: Storage, monkeypatch) -> None:
+async def test_ledger_csv_for_a_guild_and_for_a_member(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store_module, "EXPORT_BATCH", 2)  # several batches
     table = (await storage.open_table(GUILD, 1, settings={}, key="t")).table_id
     await storage.buy_in(table, 0, ALICE, 300, key="a")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
@@ -14,7 +13,7 @@ from psycopg import errors
 
 from storage import postgres as adapter
 from storage import sqlite as sqlite_adapter
-from storage.backend import redact
+from storage.backend import Transaction, redact
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -26,9 +25,14 @@ from storage.errors import (
     NotAFeltDatabase,
     StorageClosed,
 )
-from storage.postgres import LOCK_CLASS, PostgresBackend, guild_lock_key, translate
+from storage.postgres import (
+    LOCK_CLASS,
+    PostgresBackend,
+    guild_lock_key,
+    translate,
+)
 from storage.store import Storage, migrate_database
-from tests.storage.conftest import RawDatabase
+from tests.storage.conftest import FakeClock, RawDatabase
 
 GUILD = 42
 OTHER_GUILD = 43
@@ -78,7 +82,9 @@ def index_names(raw: RawDatabase) -> set[str]:
     return {name for (name,) in rows if not name.endswith(("_pkey", "_key"))}
 
 
-async def test_a_new_database_is_migrated_to_the_latest_version(database, raw_database) -> None:
+async def test_a_new_database_is_migrated_to_the_latest_version(
+    database: str | Path, raw_database: RawDatabase
+) -> None:
     async with await Storage.open(database) as storage:
         assert storage.schema_version == sqlite_adapter.latest_version() >= 1
 
@@ -95,7 +101,7 @@ def test_both_dialects_have_the_same_migrations() -> None:
 
 
 async def test_the_schema_matches_sqlites_table_for_table(
-    database, raw_database, tmp_path: Path
+    database: str | Path, raw_database: RawDatabase, tmp_path: Path
 ) -> None:
     await migrate_database(database)
     await migrate_database(tmp_path / "reference.db")
@@ -114,7 +120,7 @@ async def test_the_schema_matches_sqlites_table_for_table(
     assert index_names(raw_database) == sqlite_indexes
 
 
-async def test_migrate_reports_what_it_applied_then_nothing(database) -> None:
+async def test_migrate_reports_what_it_applied_then_nothing(database: str | Path) -> None:
     first = await migrate_database(database)
     second = await migrate_database(database)
 
@@ -124,7 +130,9 @@ async def test_migrate_reports_what_it_applied_then_nothing(database) -> None:
     assert "***" not in first.path and first.path.startswith("postgresql://")
 
 
-async def test_processes_starting_together_migrate_once(database, raw_database) -> None:
+async def test_processes_starting_together_migrate_once(
+    database: str | Path, raw_database: RawDatabase
+) -> None:
     opened = await asyncio.gather(*(Storage.open(database) for _ in range(4)))
     for storage in opened:
         await storage.close()
@@ -134,7 +142,9 @@ async def test_processes_starting_together_migrate_once(database, raw_database) 
     ]
 
 
-async def test_a_database_from_a_newer_felt_refuses_to_open(database, raw_database) -> None:
+async def test_a_database_from_a_newer_felt_refuses_to_open(
+    database: str | Path, raw_database: RawDatabase
+) -> None:
     await migrate_database(database)
     raw_database(
         f"INSERT INTO {adapter.VERSION_TABLE} (version, name) VALUES (99, '0099_future.sql')"
@@ -147,7 +157,9 @@ async def test_a_database_from_a_newer_felt_refuses_to_open(database, raw_databa
     assert "Upgrade Felt" in str(refusal.value)
 
 
-async def test_an_empty_schema_is_not_found_or_outdated_without_migrating(database) -> None:
+async def test_an_empty_schema_is_not_found_or_outdated_without_migrating(
+    database: str | Path,
+) -> None:
     with pytest.raises(DatabaseNotFound, match="no Felt database"):
         await Storage.open(database, create=False, migrate=False)
     with pytest.raises(DatabaseNotFound):
@@ -156,7 +168,9 @@ async def test_an_empty_schema_is_not_found_or_outdated_without_migrating(databa
         await Storage.open(database, migrate=False)
 
 
-async def test_another_programs_schema_is_refused_and_left_alone(database, raw_database) -> None:
+async def test_another_programs_schema_is_refused_and_left_alone(
+    database: str | Path, raw_database: RawDatabase
+) -> None:
     raw_database("CREATE TABLE recipes (name TEXT)")
 
     with pytest.raises(NotAFeltDatabase, match="another program"):
@@ -166,7 +180,7 @@ async def test_another_programs_schema_is_refused_and_left_alone(database, raw_d
 
 
 async def test_a_failing_migration_changes_nothing(
-    database, raw_database, tmp_path: Path, monkeypatch
+    database: str | Path, raw_database: RawDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     migrations = tmp_path / "postgresql"
     migrations.mkdir()
@@ -177,13 +191,15 @@ async def test_a_failing_migration_changes_nothing(
     monkeypatch.setattr(adapter, "MIGRATIONS_DIR", migrations)
 
     with pytest.raises(MigrationError, match=r"0002_bad\.sql"):
-        await PostgresBackend.open(database)
+        await PostgresBackend.open(str(database))
 
     assert raw_database(f"SELECT version FROM {adapter.VERSION_TABLE}") == [(1,)]
     assert set(columns(raw_database)) == {"a"}
 
 
-async def test_the_ledger_and_operations_are_append_only(storage, raw_database) -> None:
+async def test_the_ledger_and_operations_are_append_only(
+    storage: Storage, raw_database: RawDatabase
+) -> None:
     await storage.ensure_account(GUILD, ALICE)
     for statement in (
         "UPDATE ledger SET delta = 5",
@@ -198,7 +214,9 @@ async def test_the_ledger_and_operations_are_append_only(storage, raw_database) 
     assert (await storage.check()).ok
 
 
-async def test_no_account_but_the_house_can_go_below_zero(storage, raw_database) -> None:
+async def test_no_account_but_the_house_can_go_below_zero(
+    storage: Storage, raw_database: RawDatabase
+) -> None:
     await storage.ensure_account(GUILD, ALICE)
 
     with pytest.raises(errors.CheckViolation):
@@ -206,10 +224,10 @@ async def test_no_account_but_the_house_can_go_below_zero(storage, raw_database)
     raw_database("UPDATE accounts SET balance = -1 WHERE kind = 'house'")
 
 
-async def test_a_write_that_fails_midway_is_rolled_back_whole(database) -> None:
-    backend = await PostgresBackend.open(database, pool_size=1)
+async def test_a_write_that_fails_midway_is_rolled_back_whole(database: str | Path) -> None:
+    backend = await PostgresBackend.open(str(database), pool_size=1)
 
-    def half_done(tx: Any) -> None:
+    def half_done(tx: Transaction) -> None:
         tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'now')")
         raise RuntimeError("crash in the middle")
 
@@ -225,8 +243,8 @@ async def test_a_write_that_fails_midway_is_rolled_back_whole(database) -> None:
         await backend.close()
 
 
-async def test_postgres_errors_inside_a_write_become_storage_errors(database) -> None:
-    backend = await PostgresBackend.open(database, pool_size=1)
+async def test_postgres_errors_inside_a_write_become_storage_errors(database: str | Path) -> None:
+    backend = await PostgresBackend.open(str(database), pool_size=1)
     try:
         with pytest.raises(DatabaseFailure, match='relation "nowhere" does not exist'):
             await backend.write(lambda tx: tx.execute("INSERT INTO nowhere VALUES (1)"))
@@ -236,8 +254,8 @@ async def test_postgres_errors_inside_a_write_become_storage_errors(database) ->
         await backend.close()
 
 
-async def test_reads_cannot_write(database) -> None:
-    backend = await PostgresBackend.open(database, pool_size=1)
+async def test_reads_cannot_write(database: str | Path) -> None:
+    backend = await PostgresBackend.open(str(database), pool_size=1)
     try:
         with pytest.raises(DatabaseFailure, match="read-only"):
             await backend.read(
@@ -247,11 +265,11 @@ async def test_reads_cannot_write(database) -> None:
         await backend.close()
 
 
-async def test_a_deadlocked_transaction_is_run_again_from_the_start(database) -> None:
-    backend = await PostgresBackend.open(database, pool_size=1)
+async def test_a_deadlocked_transaction_is_run_again_from_the_start(database: str | Path) -> None:
+    backend = await PostgresBackend.open(str(database), pool_size=1)
     calls: list[int] = []
 
-    def body(tx: Any) -> int:
+    def body(tx: Transaction) -> int:
         calls.append(len(calls))
         tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (?, 'x')", (len(calls),))
         if len(calls) == 1:
@@ -266,7 +284,9 @@ async def test_a_deadlocked_transaction_is_run_again_from_the_start(database) ->
         await backend.close()
 
 
-async def test_a_write_waits_only_for_its_own_guild(database, raw_database) -> None:
+async def test_a_write_waits_only_for_its_own_guild(
+    database: str | Path, raw_database: RawDatabase
+) -> None:
     async with await Storage.open(database, busy_timeout=0.05) as storage:
         tables, rounds = {}, {}
         for guild in (GUILD, OTHER_GUILD):
@@ -276,7 +296,7 @@ async def test_a_write_waits_only_for_its_own_guild(database, raw_database) -> N
             rounds[guild] = (
                 await storage.open_round(guild, 2, {ALICE: 10}, key=f"r{guild}")
             ).round_id
-        with psycopg.connect(database, autocommit=True) as other:
+        with psycopg.connect(str(database), autocommit=True) as other:
             other.execute("BEGIN")
             other.execute(
                 "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, guild_lock_key(GUILD))
@@ -301,25 +321,25 @@ async def test_a_write_waits_only_for_its_own_guild(database, raw_database) -> N
         assert (await storage.check()).ok
 
 
-async def test_a_key_reused_in_another_guild_is_a_conflict(storage) -> None:
+async def test_a_key_reused_in_another_guild_is_a_conflict(storage: Storage) -> None:
     await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="same")
 
     with pytest.raises(IdempotencyConflict):
         await storage.admin_grant(OTHER_GUILD, ALICE, 5, actor_id=1, key="same")
 
 
-async def test_a_connection_the_server_dropped_is_reopened(database) -> None:
+async def test_a_connection_the_server_dropped_is_reopened(database: str | Path) -> None:
     async with await Storage.open(database, pool_size=1) as storage:
         await storage.ensure_account(GUILD, ALICE)
         pid = await storage._backend.read(lambda tx: tx.value("SELECT pg_backend_pid()"))
-        with psycopg.connect(database, autocommit=True) as admin:
+        with psycopg.connect(str(database), autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,))
 
         assert await storage.balance(GUILD, ALICE) == 1_000
         assert await storage._backend.read(lambda tx: tx.value("SELECT pg_backend_pid()")) != pid
 
 
-async def test_a_cancelled_caller_still_gets_its_write_applied(database) -> None:
+async def test_a_cancelled_caller_still_gets_its_write_applied(database: str | Path) -> None:
     async with await Storage.open(database, pool_size=1) as storage:
         await storage.ensure_account(GUILD, ALICE)
         grant = asyncio.create_task(storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g"))
@@ -332,7 +352,7 @@ async def test_a_cancelled_caller_still_gets_its_write_applied(database) -> None
 
 
 async def test_closing_finishes_the_write_in_flight_and_refuses_those_waiting(
-    database,
+    database: str | Path,
 ) -> None:
     storage = await Storage.open(database, pool_size=1)
     await storage.ensure_account(GUILD, ALICE)
@@ -354,7 +374,7 @@ async def test_closing_finishes_the_write_in_flight_and_refuses_those_waiting(
         assert await reopened.balance(GUILD, ALICE) == 1_001
 
 
-async def test_a_closed_storage_refuses_everything(database) -> None:
+async def test_a_closed_storage_refuses_everything(database: str | Path) -> None:
     storage = await Storage.open(database)
     await storage.close()
     await storage.close()  # twice is fine
@@ -365,7 +385,7 @@ async def test_a_closed_storage_refuses_everything(database) -> None:
         await storage.get_account(GUILD, ALICE)
 
 
-async def test_reopening_keeps_everything(database, clock) -> None:
+async def test_reopening_keeps_everything(database: str | Path, clock: FakeClock) -> None:
     async with await Storage.open(database, clock=clock) as storage:
         await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")
 
@@ -375,7 +395,7 @@ async def test_reopening_keeps_everything(database, clock) -> None:
         assert await storage.flush() is False  # commits are already durable
 
 
-async def test_sums_of_chips_come_back_as_ints(storage) -> None:
+async def test_sums_of_chips_come_back_as_ints(storage: Storage) -> None:
     await storage.ensure_account(GUILD, ALICE)
 
     total = await storage._backend.read(lambda tx: tx.value("SELECT SUM(balance) FROM accounts"))

@@ -109,7 +109,7 @@ async def verify(database: str | Path, reports: list[dict[str, Any]], ops: int) 
     assert sum(holdings.values()) + sum(houses.values()) == start * sum(map(len, GUILDS.values()))
 
 
-def test_processes_hammering_the_same_accounts_lose_nothing(database) -> None:
+def test_processes_hammering_the_same_accounts_lose_nothing(database: str | Path) -> None:
     asyncio.run(prepare(database))
 
     reports = hammer(database, processes=6, ops=60, seed=11)
@@ -118,7 +118,7 @@ def test_processes_hammering_the_same_accounts_lose_nothing(database) -> None:
 
 
 @pytest.mark.slow
-def test_many_processes_hammering_for_long_lose_nothing(database) -> None:
+def test_many_processes_hammering_for_long_lose_nothing(database: str | Path) -> None:
     processes = int(os.environ.get("FELT_HAMMER_PROCESSES", "8"))
     ops = int(os.environ.get("FELT_HAMMER_OPS", "800"))
     asyncio.run(prepare(database))

@@ -4,9 +4,11 @@ refunded, a report for each affected channel, and all of it recorded."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from storage.models import HandStatus, RoundStatus
 from storage.store import Storage
+from tests.storage.conftest import FakeClock, Sql
 
 GUILD, OTHER_GUILD = 10, 20
 TABLE_CHANNEL, ROUND_CHANNEL, OTHER_CHANNEL = 100, 200, 300
@@ -27,7 +29,7 @@ async def interrupted_session(storage: Storage) -> tuple[int, int, int]:
 
 
 async def test_recovery_voids_hands_refunds_rounds_and_reports_channels(
-    storage: Storage, sql
+    storage: Storage, sql: Sql
 ) -> None:
     table, round_id, other_round = await interrupted_session(storage)
 
@@ -67,7 +69,7 @@ async def test_recovery_voids_hands_refunds_rounds_and_reports_channels(
     assert (await storage.check()).ok
 
 
-async def test_a_second_recovery_finds_nothing(storage: Storage, sql) -> None:
+async def test_a_second_recovery_finds_nothing(storage: Storage, sql: Sql) -> None:
     await interrupted_session(storage)
     await storage.recover()
 
@@ -79,7 +81,7 @@ async def test_a_second_recovery_finds_nothing(storage: Storage, sql) -> None:
 
 
 async def test_recovery_after_a_restart_leaves_tables_open_for_the_host(
-    database, clock, sql
+    database: str | Path, clock: FakeClock, sql: Sql
 ) -> None:
     async with await Storage.open(database, clock=clock) as storage:
         table, _round, _other = await interrupted_session(storage)
@@ -97,7 +99,7 @@ async def test_recovery_after_a_restart_leaves_tables_open_for_the_host(
     assert sql("SELECT SUM(balance) FROM accounts WHERE user_id = ?", ALICE) == before
 
 
-async def test_nothing_to_recover_on_a_fresh_database(storage: Storage, sql) -> None:
+async def test_nothing_to_recover_on_a_fresh_database(storage: Storage, sql: Sql) -> None:
     report = await storage.recover()
 
     assert report.is_empty

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from storage.errors import InvalidSetting
 from storage.settings import EconomySettings
 from storage.store import Storage
+from tests.storage.conftest import FakeClock, Sql, State
 
 GUILD, OTHER_GUILD = 10, 20
 ADMIN = 99
@@ -14,16 +18,16 @@ ADMIN = 99
 
 async def test_unset_settings_return_the_callers_default(storage: Storage) -> None:
     assert await storage.get_setting(GUILD, "admin_role_id", 0) == 0
-    assert await storage.get_setting(GUILD, "allowed_channels", ()) == ()
+    assert await storage.get_setting(GUILD, "allowed_channels", tuple[int, ...]()) == ()
 
 
-async def test_settings_round_trip_per_guild(storage: Storage, sql) -> None:
+async def test_settings_round_trip_per_guild(storage: Storage, sql: Sql) -> None:
     await storage.set_setting(GUILD, "admin_role_id", 123456789012345678, actor_id=ADMIN)
     await storage.set_setting(GUILD, "allowed_channels", [1, 2, 3])
     await storage.set_setting(GUILD, "table_defaults", {"small_blind": 5, "big_blind": 10})
 
     assert await storage.get_setting(GUILD, "admin_role_id", 0) == 123456789012345678
-    assert await storage.get_setting(GUILD, "allowed_channels", ()) == (1, 2, 3)
+    assert await storage.get_setting(GUILD, "allowed_channels", tuple[int, ...]()) == (1, 2, 3)
     assert await storage.get_setting(GUILD, "allowed_channels", []) == [1, 2, 3]
     assert await storage.get_setting(GUILD, "table_defaults", {}) == {
         "small_blind": 5,
@@ -33,7 +37,7 @@ async def test_settings_round_trip_per_guild(storage: Storage, sql) -> None:
     assert sql("SELECT updated_by FROM guild_settings WHERE key = 'admin_role_id'") == [(ADMIN,)]
 
 
-async def test_a_stored_value_of_another_type_falls_back_to_the_default(storage) -> None:
+async def test_a_stored_value_of_another_type_falls_back_to_the_default(storage: Storage) -> None:
     await storage.set_setting(GUILD, "welcome", "hello")
 
     assert await storage.get_setting(GUILD, "welcome", 5) == 5
@@ -51,7 +55,9 @@ async def test_get_settings_merges_defaults(storage: Storage) -> None:
     assert await storage.stored_settings(GUILD) == {"b": 2, "c": "not a bool"}
 
 
-async def test_overwrite_and_clear(storage: Storage) -> None:
+async def test_a_setting_keeps_its_last_value_and_once_cleared_reads_the_default(
+    storage: Storage,
+) -> None:
     await storage.set_setting(GUILD, "x", 1)
     await storage.set_setting(GUILD, "x", 2)
     assert await storage.get_setting(GUILD, "x", 0) == 2
@@ -61,7 +67,9 @@ async def test_overwrite_and_clear(storage: Storage) -> None:
     assert await storage.get_setting(GUILD, "x", 0) == 0
 
 
-async def test_economy_overrides_sit_on_top_of_the_configured_defaults(database, clock) -> None:
+async def test_economy_overrides_sit_on_top_of_the_configured_defaults(
+    database: str | Path, clock: FakeClock
+) -> None:
     defaults = EconomySettings(starting_chips=500, daily_amount=100)
     async with await Storage.open(database, clock=clock, economy=defaults) as storage:
         await storage.set_setting(GUILD, "daily_amount", 300)
@@ -93,7 +101,9 @@ async def test_economy_overrides_sit_on_top_of_the_configured_defaults(database,
         ("nan", float("nan")),
     ],
 )
-async def test_invalid_settings_are_refused(storage: Storage, state, key, value) -> None:
+async def test_invalid_settings_are_refused(
+    storage: Storage, state: State, key: Any, value: Any
+) -> None:
     before = state()
     with pytest.raises(InvalidSetting):
         await storage.set_setting(GUILD, key, value)

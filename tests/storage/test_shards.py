@@ -3,12 +3,15 @@ and lists only their tables, while another process with the other shards plays i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from storage.errors import InvalidArgument
 from storage.models import RoundStatus
 from storage.shards import Shards, shard_of
 from storage.store import Storage
+from tests.storage.conftest import FakeClock
 
 SHARD_COUNT = 4
 ALICE, BOB = 1, 2
@@ -44,7 +47,9 @@ async def interrupted(storage: Storage, guild: int) -> tuple[int, int]:
     return table, dealt.round_id
 
 
-async def test_each_process_recovers_and_restores_only_its_own_guilds(database, clock) -> None:
+async def test_each_process_recovers_and_restores_only_its_own_guilds(
+    database: str | Path, clock: FakeClock
+) -> None:
     first = Shards.of([0, 1], SHARD_COUNT)
     second = Shards.of([2, 3], SHARD_COUNT)
     mine, theirs = guild_on(1), guild_on(2, 7)
@@ -80,7 +85,9 @@ async def test_each_process_recovers_and_restores_only_its_own_guilds(database, 
         assert (check.hands_in_progress, check.rounds_open) == (0, 0)
 
 
-async def test_a_storage_without_shards_recovers_every_guild(database, clock) -> None:
+async def test_a_storage_without_shards_recovers_every_guild(
+    database: str | Path, clock: FakeClock
+) -> None:
     async with await Storage.open(database, clock=clock) as storage:
         await interrupted(storage, guild_on(0))
         await interrupted(storage, guild_on(3))
@@ -90,7 +97,9 @@ async def test_a_storage_without_shards_recovers_every_guild(database, clock) ->
     assert len(report.voided_hands) == len(report.refunded_rounds) == 2
 
 
-async def test_the_bot_opens_the_configured_database_for_its_shards(database, clock) -> None:
+async def test_the_bot_opens_the_configured_database_for_its_shards(
+    database: str | Path, clock: FakeClock
+) -> None:
     from bot.config import DatabaseConfig, DiscordConfig, FeltConfig
     from bot.discord.database import open_for_bot
 

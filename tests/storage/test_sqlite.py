@@ -4,13 +4,16 @@ append-only ledger, transactions that commit or roll back as a unit."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from storage import sqlite as adapter
+from storage.backend import Transaction
 from storage.errors import (
+    DatabaseFailure,
     DatabaseNotFound,
     DatabaseOutdated,
     DatabaseTooNew,
@@ -18,8 +21,14 @@ from storage.errors import (
     NotAFeltDatabase,
     StorageClosed,
 )
-from storage.sqlite import APPLICATION_ID, SqliteBackend, Synchronous, latest_version
+from storage.sqlite import (
+    APPLICATION_ID,
+    SqliteBackend,
+    Synchronous,
+    latest_version,
+)
 from storage.store import Storage
+from tests.storage.conftest import FakeClock
 
 GUILD = 42
 ALICE = 7
@@ -57,7 +66,7 @@ async def test_migrate_reports_what_it_applied_then_nothing(db_path: Path) -> No
     assert (second.applied, second.version_before) == ((), latest_version())
 
 
-async def test_connections_use_foreign_keys_busy_timeout_and_the_chosen_sync(db_path) -> None:
+async def test_connections_use_foreign_keys_busy_timeout_and_the_chosen_sync(db_path: Path) -> None:
     for level, expected in ((Synchronous.FULL, 2), (Synchronous.NORMAL, 1)):
         backend = await SqliteBackend.open(db_path, synchronous=level, busy_timeout=3.0)
         try:
@@ -133,7 +142,9 @@ async def test_another_programs_sqlite_database_is_refused(tmp_path: Path) -> No
     assert pragma(theirs, "user_version") == 0
 
 
-def test_migration_files_are_numbered_without_gaps(tmp_path: Path, monkeypatch) -> None:
+def test_migration_files_are_numbered_without_gaps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "0001_first.sql").write_text("CREATE TABLE a (x INTEGER);")
     (tmp_path / "0003_third.sql").write_text("CREATE TABLE c (x INTEGER);")
     monkeypatch.setattr(adapter, "MIGRATIONS_DIR", tmp_path)
@@ -153,7 +164,9 @@ def test_migration_statements_keep_trigger_bodies_whole() -> None:
     assert not any(s.lstrip().startswith("--") for s in statements)
 
 
-async def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch) -> None:
+async def test_a_failing_migration_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     migrations = tmp_path / "migrations"
     migrations.mkdir()
     (migrations / "0001_good.sql").write_text("CREATE TABLE a (x INTEGER);\n")
@@ -171,7 +184,7 @@ async def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch) 
     assert tables == [("a",)]
 
 
-async def test_the_ledger_and_operations_are_append_only(storage: Storage, db_path) -> None:
+async def test_the_ledger_and_operations_are_append_only(storage: Storage, db_path: Path) -> None:
     await storage.ensure_account(GUILD, ALICE)
     connection = sqlite3.connect(db_path, isolation_level=None)
     try:
@@ -188,7 +201,7 @@ async def test_the_ledger_and_operations_are_append_only(storage: Storage, db_pa
     assert (await storage.check()).ok
 
 
-async def test_no_account_but_the_house_can_go_below_zero(storage: Storage, db_path) -> None:
+async def test_no_account_but_the_house_can_go_below_zero(storage: Storage, db_path: Path) -> None:
     await storage.ensure_account(GUILD, ALICE)
     connection = sqlite3.connect(db_path, isolation_level=None)
     try:
@@ -202,7 +215,7 @@ async def test_no_account_but_the_house_can_go_below_zero(storage: Storage, db_p
 async def test_a_write_that_fails_midway_is_rolled_back_whole(db_path: Path) -> None:
     backend = await SqliteBackend.open(db_path)
 
-    def half_done(tx: adapter.Transaction) -> None:
+    def half_done(tx: Transaction) -> None:
         tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'now')")
         raise RuntimeError("crash in the middle")
 
@@ -222,7 +235,7 @@ async def test_a_write_that_fails_midway_is_rolled_back_whole(db_path: Path) -> 
 async def test_sqlite_errors_inside_a_write_become_storage_errors(db_path: Path) -> None:
     backend = await SqliteBackend.open(db_path)
     try:
-        with pytest.raises(adapter.DatabaseFailure, match="no such table"):
+        with pytest.raises(DatabaseFailure, match="no such table"):
             await backend.write(lambda tx: tx.execute("INSERT INTO nowhere VALUES (1)"))
     finally:
         await backend.close()
@@ -239,7 +252,7 @@ async def test_a_closed_storage_refuses_everything(db_path: Path) -> None:
         await storage.get_account(GUILD, ALICE)
 
 
-async def test_reopening_keeps_everything(db_path: Path, clock) -> None:
+async def test_reopening_keeps_everything(db_path: Path, clock: FakeClock) -> None:
     async with await Storage.open(db_path, clock=clock) as storage:
         await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")
 
@@ -257,11 +270,16 @@ async def test_a_naive_clock_is_refused(db_path: Path) -> None:
 
 
 async def test_normal_mode_flushes_the_log_only_when_something_was_written(
-    db_path: Path, monkeypatch
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     synced: list[int] = []
-    real_fsync = adapter.os.fsync
-    monkeypatch.setattr(adapter.os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
     backend = await SqliteBackend.open(db_path, synchronous=Synchronous.NORMAL, flush_interval=0)
     try:
         assert await backend.flush() is False
@@ -276,17 +294,17 @@ async def test_normal_mode_flushes_the_log_only_when_something_was_written(
 
 
 async def test_the_background_flusher_syncs_after_a_write_and_stops_on_close(
-    db_path: Path, monkeypatch
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     flushed = asyncio.Event()
-    real_fsync = adapter.os.fsync
+    real_fsync = os.fsync
 
     def fsync(fd: int) -> None:
         real_fsync(fd)
         loop.call_soon_threadsafe(flushed.set)
 
     loop = asyncio.get_running_loop()
-    monkeypatch.setattr(adapter.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     storage = await Storage.open(db_path, flush_interval=0.01)
     await storage.ensure_account(GUILD, ALICE)
 

@@ -3,18 +3,29 @@ standings and optional balance resets."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from storage.errors import InvalidAmount, InvalidArgument, SeasonResetBlocked, UnknownSeason
 from storage.models import Game, LeaderboardEntry, Metric, Period, RoundOutcome, SeatResult
 from storage.store import Storage
+from tests.storage.conftest import Sql, State
 
 GUILD = 10
 ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4
 ADMIN = 99
 
 
-async def play_hand(storage: Storage, table: int, hand: int, start, final, *, pot: int) -> None:
+async def play_hand(
+    storage: Storage,
+    table: int,
+    hand: int,
+    start: dict[int, int],
+    final: dict[int, int],
+    *,
+    pot: int,
+) -> None:
     await storage.start_hand(table, hand, start, key=f"start-{table}-{hand}")
     winners = {
         seat: SeatResult(won=True, pot_won=pot) for seat in final if final[seat] > start[seat]
@@ -123,7 +134,7 @@ async def test_a_new_season_archives_balances_and_restarts_stats(storage: Storag
         await storage.leaderboard(GUILD, Metric.NET, season=9)
 
 
-async def test_a_season_reset_sets_every_wallet_in_the_ledger(storage: Storage, sql) -> None:
+async def test_a_season_reset_sets_every_wallet_in_the_ledger(storage: Storage, sql: Sql) -> None:
     for user, amount in ((ALICE, 5_000), (BOB, 10), (CAROL, 1_000)):
         await storage.admin_set(GUILD, user, amount, actor_id=ADMIN, key=f"set-{user}")
 
@@ -143,7 +154,9 @@ async def test_a_season_reset_sets_every_wallet_in_the_ledger(storage: Storage, 
     assert report.guilds[0].minted == 3 * 1_000 + 4_000 + 990
 
 
-async def test_a_season_reset_is_refused_while_chips_are_in_play(storage, state) -> None:
+async def test_a_season_reset_is_refused_while_chips_are_in_play(
+    storage: Storage, state: State
+) -> None:
     table = (await storage.open_table(GUILD, 1, settings={}, key="t")).table_id
     await storage.buy_in(table, 0, ALICE, 300, key="a")
     await storage.open_round(GUILD, 2, {BOB: 10}, key="r")
@@ -164,7 +177,9 @@ async def test_balance_board_is_not_per_game(storage: Storage) -> None:
 
 
 @pytest.mark.parametrize("reset_to", [-1, 2**53, 1.5, "0"])
-async def test_a_season_with_a_bad_reset_amount_is_refused(storage, state, reset_to) -> None:
+async def test_a_season_with_a_bad_reset_amount_is_refused(
+    storage: Storage, state: State, reset_to: Any
+) -> None:
     await storage.ensure_account(GUILD, ALICE)
     before = state()
     with pytest.raises(InvalidAmount):

@@ -10,7 +10,7 @@ from storage.errors import InvalidArgument, UnknownTable
 from storage.models import Game, TableMessage
 from storage.settings import EconomySettings
 from storage.store import Storage
-from tests.storage.conftest import FakeClock
+from tests.storage.conftest import FakeClock, State
 
 GUILD, CHANNEL, OTHER_CHANNEL = 111_111, 555_555, 666_666
 ALICE, BOB = 1_001, 1_002
@@ -64,7 +64,7 @@ async def test_table_messages_survive_reopening_the_database(
 
 
 async def test_remembering_a_table_message_refuses_a_bad_id_and_changes_nothing(
-    storage: Storage, state
+    storage: Storage, state: State
 ) -> None:
     before = state()
     with pytest.raises(InvalidArgument):
@@ -83,7 +83,7 @@ async def test_dm_refusal_is_noted_once_per_member_per_table(storage: Storage) -
 
 
 async def test_dm_refusal_at_an_unknown_table_is_refused_and_changes_nothing(
-    storage: Storage, state
+    storage: Storage, state: State
 ) -> None:
     before = state()
     with pytest.raises(UnknownTable):

@@ -28,6 +28,7 @@ from storage.errors import (
 )
 from storage.models import HandStatus, SeatResult, TableStatus
 from storage.store import Storage
+from tests.storage.conftest import FakeClock, Sql, State
 
 GUILD = 111_111_111_111_111_111
 CHANNEL = 555_555
@@ -51,8 +52,9 @@ async def seated_table(storage: Storage) -> int:
     return table
 
 
-async def house_balance(sql) -> int:
-    return sql("SELECT balance FROM accounts WHERE kind = 'house'")[0][0]
+async def house_balance(sql: Sql) -> int:
+    balance: int = sql("SELECT balance FROM accounts WHERE kind = 'house'")[0][0]
+    return balance
 
 
 async def test_open_table_keeps_the_hosts_settings(storage: Storage) -> None:
@@ -68,14 +70,16 @@ async def test_open_table_keeps_the_hosts_settings(storage: Storage) -> None:
     assert [t.table_id for t in await storage.list_tables(GUILD)] == [table]
 
 
-async def test_open_table_refuses_settings_that_are_not_json(storage, state) -> None:
+async def test_open_table_refuses_settings_that_are_not_json(
+    storage: Storage, state: State
+) -> None:
     before = state()
     with pytest.raises(InvalidArgument):
         await storage.open_table(GUILD, CHANNEL, settings={"x": object()}, key="o")
     assert state() == before
 
 
-async def test_buy_in_moves_chips_from_wallet_to_seat(storage: Storage, sql) -> None:
+async def test_buy_in_moves_chips_from_wallet_to_seat(storage: Storage, sql: Sql) -> None:
     table = await seated_table(storage)
 
     alice = await storage.get_account(GUILD, ALICE)
@@ -89,13 +93,13 @@ async def test_buy_in_moves_chips_from_wallet_to_seat(storage: Storage, sql) -> 
         (1, 400, BOB, None),
         (2, 300, None, "Ada"),
     ]
-    assert info.seat(0) is not None
-    assert info.seat(0).name == "alice"
+    first = info.seat(0)
+    assert first is not None and first.name == "alice"
     assert info.seat(5) is None
     assert await house_balance(sql) == -300
 
 
-async def test_buy_in_refusals_change_nothing(storage: Storage, state) -> None:
+async def test_buy_in_refusals_change_nothing(storage: Storage, state: State) -> None:
     table = await seated_table(storage)
     await storage.ensure_account(GUILD, CAROL)
     before = state()
@@ -121,7 +125,7 @@ async def test_buy_in_refusals_change_nothing(storage: Storage, state) -> None:
     assert state() == before
 
 
-async def test_buy_in_at_a_closed_table_is_refused(storage: Storage, state) -> None:
+async def test_buy_in_at_a_closed_table_is_refused(storage: Storage, state: State) -> None:
     table = await open_table(storage)
     await storage.close_table(table, key="close")
     await storage.ensure_account(GUILD, ALICE)
@@ -133,7 +137,7 @@ async def test_buy_in_at_a_closed_table_is_refused(storage: Storage, state) -> N
 
 
 async def test_rebuy_tops_up_a_member_from_the_wallet_and_a_bot_from_the_house(
-    storage: Storage, sql
+    storage: Storage, sql: Sql
 ) -> None:
     table = await seated_table(storage)
 
@@ -145,7 +149,9 @@ async def test_rebuy_tops_up_a_member_from_the_wallet_and_a_bot_from_the_house(
     assert await house_balance(sql) == -400
 
 
-async def test_rebuy_of_an_empty_seat_or_beyond_the_wallet_is_refused(storage, state) -> None:
+async def test_rebuy_of_an_empty_seat_or_beyond_the_wallet_is_refused(
+    storage: Storage, state: State
+) -> None:
     table = await seated_table(storage)
     before = state()
 
@@ -156,7 +162,7 @@ async def test_rebuy_of_an_empty_seat_or_beyond_the_wallet_is_refused(storage, s
     assert state() == before
 
 
-async def test_cash_out_returns_the_stack_and_frees_the_seat(storage: Storage, sql) -> None:
+async def test_cash_out_returns_the_stack_and_frees_the_seat(storage: Storage, sql: Sql) -> None:
     table = await seated_table(storage)
 
     member = await storage.cash_out(table, 0, key="c1")
@@ -175,7 +181,7 @@ async def test_cash_out_returns_the_stack_and_frees_the_seat(storage: Storage, s
     assert again.wallet_balance == 900
 
 
-async def test_start_hand_records_the_starting_stacks(storage: Storage, sql) -> None:
+async def test_start_hand_records_the_starting_stacks(storage: Storage, sql: Sql) -> None:
     table = await seated_table(storage)
 
     started = await storage.start_hand(table, 1, {0: 500, 1: 400, 2: 300}, key="h1")
@@ -195,7 +201,7 @@ async def test_start_hand_records_the_starting_stacks(storage: Storage, sql) -> 
     assert sql("SELECT COUNT(*) FROM ledger WHERE kind = 'hand_result'") == [(0,)]
 
 
-async def test_start_hand_refusals_change_nothing(storage: Storage, state) -> None:
+async def test_start_hand_refusals_change_nothing(storage: Storage, state: State) -> None:
     table = await seated_table(storage)
     before = state()
 
@@ -214,7 +220,9 @@ async def test_start_hand_refusals_change_nothing(storage: Storage, state) -> No
     assert state() == before
 
 
-async def test_only_one_hand_at_a_time_and_hand_ids_are_not_reused(storage, state) -> None:
+async def test_only_one_hand_at_a_time_and_hand_ids_are_not_reused(
+    storage: Storage, state: State
+) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
     before = state()
@@ -227,7 +235,9 @@ async def test_only_one_hand_at_a_time_and_hand_ids_are_not_reused(storage, stat
     assert state() == before
 
 
-async def test_seats_in_a_hand_cannot_rebuy_or_cash_out_but_others_can(storage, state) -> None:
+async def test_seats_in_a_hand_cannot_rebuy_or_cash_out_but_others_can(
+    storage: Storage, state: State
+) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
     before = state()
@@ -245,7 +255,7 @@ async def test_seats_in_a_hand_cannot_rebuy_or_cash_out_but_others_can(storage, 
 
 
 async def test_settle_hand_applies_final_stacks_with_rows_for_changed_seats(
-    storage: Storage, sql
+    storage: Storage, sql: Sql
 ) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400, 2: 300}, key="h1")
@@ -278,7 +288,7 @@ async def test_settle_hand_applies_final_stacks_with_rows_for_changed_seats(
     ]
 
 
-async def test_a_hand_is_settled_only_once(storage: Storage, state) -> None:
+async def test_a_hand_is_settled_only_once(storage: Storage, state: State) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
     first = await storage.settle_hand(table, 1, {0: 900, 1: 0}, phh=PHH, key="s1")
@@ -297,7 +307,7 @@ async def test_a_hand_is_settled_only_once(storage: Storage, state) -> None:
     assert state() == before
 
 
-async def test_settlement_refusals_change_nothing(storage: Storage, state) -> None:
+async def test_settlement_refusals_change_nothing(storage: Storage, state: State) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
     before = state()
@@ -325,7 +335,9 @@ async def test_settlement_refusals_change_nothing(storage: Storage, state) -> No
     assert state() == before
 
 
-async def test_void_hand_keeps_starting_stacks_and_frees_the_table(storage, sql) -> None:
+async def test_void_hand_keeps_starting_stacks_and_frees_the_table(
+    storage: Storage, sql: Sql
+) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
 
@@ -341,7 +353,9 @@ async def test_void_hand_keeps_starting_stacks_and_frees_the_table(storage, sql)
     assert sql("SELECT note FROM operations WHERE name = 'void_hand'") == [("dealer error",)]
 
 
-async def test_close_table_voids_the_hand_and_cashes_everyone_out(storage, sql) -> None:
+async def test_close_table_voids_the_hand_and_cashes_everyone_out(
+    storage: Storage, sql: Sql
+) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400, 2: 300}, key="h1")
 
@@ -365,7 +379,7 @@ async def test_close_table_voids_the_hand_and_cashes_everyone_out(storage, sql) 
     assert (await storage.check()).ok
 
 
-async def test_hand_history_lookup_by_member_and_table(storage: Storage, clock) -> None:
+async def test_hand_history_lookup_by_member_and_table(storage: Storage, clock: FakeClock) -> None:
     table = await seated_table(storage)
     for hand in (1, 2, 3):
         clock.advance(minutes=1)
@@ -431,7 +445,7 @@ async def test_table_chips_stay_in_the_check(storage: Storage) -> None:
     assert report.guilds[0].held == report.guilds[0].minted == 2_000
 
 
-async def test_void_close_and_bot_refusals_change_nothing(storage: Storage, state) -> None:
+async def test_void_close_and_bot_refusals_change_nothing(storage: Storage, state: State) -> None:
     table = await seated_table(storage)
     await storage.start_hand(table, 1, {0: 500, 1: 400}, key="h1")
     await storage.settle_hand(table, 1, {0: 600, 1: 300}, phh=PHH, key="s1")

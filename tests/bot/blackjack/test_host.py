@@ -19,7 +19,7 @@ from bot.tables.clock import ManualScheduler
 from bot.tables.errors import StaleActionError
 from engine.blackjack import CASINO, Action, StackedShoe
 from storage import Storage
-from tests.bot.holdem.conftest import Recorder
+from tests.bot.recorder import BlackjackRecorder
 
 GUILD, CHANNEL = 1000, 3000
 ALICE, BOB = 21, 22
@@ -27,7 +27,10 @@ START = 1000
 
 
 def table(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder, cards: str | None = None
+    storage: Storage,
+    scheduler: ManualScheduler,
+    recorder: BlackjackRecorder,
+    cards: str | None = None,
 ) -> BlackjackTable:
     return BlackjackTable(
         storage=storage,
@@ -46,7 +49,7 @@ def table(
 async def test_bets_leave_the_wallet_when_placed_and_others_join_the_window(
     storage: Storage,
 ) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "Th 9h 9c 7d 8s 7c")
     assert await game.bet(ALICE, "Alice", 100) == 0
     assert game.phase is TablePhase.BETTING
@@ -73,7 +76,7 @@ async def test_bets_leave_the_wallet_when_placed_and_others_join_the_window(
 async def test_bets_outside_the_limits_are_refused_and_change_nothing(
     storage: Storage, amount: Any, message: str
 ) -> None:
-    game = table(storage, ManualScheduler(), Recorder())
+    game = table(storage, ManualScheduler(), BlackjackRecorder())
     with pytest.raises(BetRefused, match=message):
         await game.bet(ALICE, "Alice", amount)
     assert game.phase is TablePhase.IDLE
@@ -84,7 +87,7 @@ async def test_a_bet_above_the_balance_a_second_bet_and_a_bet_during_play_are_re
     storage: Storage,
 ) -> None:
     scheduler = ManualScheduler()
-    game = table(storage, scheduler, Recorder(), "Th 9c 7d Ts")
+    game = table(storage, scheduler, BlackjackRecorder(), "Th 9c 7d Ts")
     await storage.ensure_account(GUILD, BOB)
     await storage.admin_take(GUILD, BOB, 990, actor_id=1, key="t")
     await game.bet(ALICE, "Alice", 100)
@@ -101,7 +104,7 @@ async def test_a_bet_above_the_balance_a_second_bet_and_a_bet_during_play_are_re
 
 
 async def test_only_a_bettor_may_deal_now(storage: Storage) -> None:
-    game = table(storage, ManualScheduler(), Recorder())
+    game = table(storage, ManualScheduler(), BlackjackRecorder())
     with pytest.raises(StaleActionError):
         await game.deal_now(ALICE)
     await game.bet(ALICE, "Alice", 100)
@@ -111,7 +114,7 @@ async def test_only_a_bettor_may_deal_now(storage: Storage) -> None:
 
 async def test_stand_on_17_against_19_loses_and_is_settled(storage: Storage) -> None:
     # Seat 0 gets T and 7; the dealer shows 9 with a T in the hole.
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "Th 9c 7d Ts")
     await game.bet(ALICE, "Alice", 100)
     await game.deal_now(ALICE)
@@ -138,7 +141,7 @@ async def test_stand_on_17_against_19_loses_and_is_settled(storage: Storage) -> 
 
 async def test_double_escrows_the_extra_bet_first_and_pays_on_a_win(storage: Storage) -> None:
     # Alice 6+5 = 11 against a dealer 6 (hole T); she doubles into a T: 21; dealer 16 hits a T.
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "6h 6c 5d Ts Tc Td")
     await game.bet(ALICE, "Alice", 100)
     await game.deal_now(ALICE)
@@ -153,7 +156,7 @@ async def test_double_escrows_the_extra_bet_first_and_pays_on_a_win(storage: Sto
 
 
 async def test_double_without_the_chips_is_refused_and_changes_nothing(storage: Storage) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "6h 6c 5d Ts Tc Td")
     await storage.ensure_account(GUILD, ALICE)
     await storage.admin_take(GUILD, ALICE, 850, actor_id=1, key="t")
@@ -170,7 +173,7 @@ async def test_double_without_the_chips_is_refused_and_changes_nothing(storage: 
 
 async def test_split_escrows_a_second_bet(storage: Storage) -> None:
     # Alice 8+8 against a dealer 6 (hole T): split; each 8 gets a T; both stand; dealer 16 busts.
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "8h 6c 8d Ts Tc Td Th")
     await game.bet(ALICE, "Alice", 50)
     await game.deal_now(ALICE)
@@ -188,7 +191,7 @@ async def test_split_escrows_a_second_bet(storage: Storage) -> None:
 
 async def test_insurance_against_a_dealer_blackjack_pays_two_to_one(storage: Storage) -> None:
     # Alice T+9 against a dealer ace with a K in the hole: insurance 50 wins 100, the hand loses.
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "Th Ac 9d Ks")
     await game.bet(ALICE, "Alice", 100)
     await game.deal_now(ALICE)
@@ -204,7 +207,7 @@ async def test_insurance_against_a_dealer_blackjack_pays_two_to_one(storage: Sto
 async def test_a_turn_that_times_out_stands_and_insurance_times_out_declined(
     storage: Storage,
 ) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "Th Ac 9d 7s")
     await game.bet(ALICE, "Alice", 100)
     await scheduler.advance(10)  # the betting window closes: dealt, insurance offered
@@ -218,7 +221,7 @@ async def test_a_turn_that_times_out_stands_and_insurance_times_out_declined(
 
 async def test_not_your_turn_while_another_player_acts(storage: Storage) -> None:
     scheduler = ManualScheduler()
-    game = table(storage, scheduler, Recorder(), "Th 9h 7d 9c 8s 7c")
+    game = table(storage, scheduler, BlackjackRecorder(), "Th 9h 7d 9c 8s 7c")
     await game.bet(ALICE, "Alice", 100)
     await game.bet(BOB, "Bob", 100)
     await game.deal_now(BOB)
@@ -229,7 +232,7 @@ async def test_not_your_turn_while_another_player_acts(storage: Storage) -> None
 
 
 async def test_suspend_refunds_the_round_in_play(storage: Storage) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "6h 6c 5d Ts Tc Td")
     await game.bet(ALICE, "Alice", 100)
     await game.deal_now(ALICE)
@@ -242,7 +245,7 @@ async def test_suspend_refunds_the_round_in_play(storage: Storage) -> None:
 
 
 async def test_hint_gives_basic_strategy_to_the_player_to_act(storage: Storage) -> None:
-    game = table(storage, ManualScheduler(), Recorder(), "Th 6c 6d Ts")
+    game = table(storage, ManualScheduler(), BlackjackRecorder(), "Th 6c 6d Ts")
     with pytest.raises(NotInRoundError):
         game.hint(ALICE)
     await game.bet(ALICE, "Alice", 100)
@@ -253,7 +256,7 @@ async def test_hint_gives_basic_strategy_to_the_player_to_act(storage: Storage) 
 
 async def test_insurance_is_decided_by_every_player_in_any_order(storage: Storage) -> None:
     # Two players against a dealer ace (no blackjack underneath): both are offered insurance.
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "Th 9h Ac 9d 8s 7c")
     await game.bet(ALICE, "Alice", 100)
     await game.bet(BOB, "Bob", 100)
@@ -273,7 +276,7 @@ async def test_insurance_is_decided_by_every_player_in_any_order(storage: Storag
 
 
 async def test_the_result_snapshot_numbers_the_round_it_settles(storage: Storage) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, "Th 9c 7d Ts Th 9c 7d Ts")
     for number in (1, 2):
         await game.bet(ALICE, "Alice", 10)

@@ -11,8 +11,8 @@ from bot.tables.clock import ManualScheduler
 from engine.blackjack import Action
 from storage import Storage
 from tests.bot.blackjack.test_host import ALICE, BOB, GUILD, START, table
-from tests.bot.holdem.conftest import Recorder
 from tests.bot.holdem.test_host_hardening import LosesFirstAnswers
+from tests.bot.recorder import BlackjackRecorder
 
 # Alice T+7 (17), Bob 9+8 (17), the dealer 9 + 7, then draws a 5: 21.
 TWO_SEVENTEENS = "Th 9h 9c 7d 8s 7c 5d"
@@ -28,7 +28,7 @@ async def dealt(game: BlackjackTable, scheduler: ManualScheduler) -> None:
 async def test_a_player_who_leaves_on_their_turn_stands_at_once_and_the_round_is_played(
     storage: Storage,
 ) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, TWO_SEVENTEENS)
     await dealt(game, scheduler)
     assert game.snapshot().to_act_user == ALICE
@@ -47,7 +47,7 @@ async def test_a_player_who_leaves_on_their_turn_stands_at_once_and_the_round_is
 async def test_a_player_who_leaves_before_their_turn_stands_when_it_comes(
     storage: Storage,
 ) -> None:
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(storage, scheduler, recorder, TWO_SEVENTEENS)
     await dealt(game, scheduler)
     assert await game.leave(BOB) is False
@@ -60,7 +60,7 @@ async def test_a_player_who_leaves_before_their_turn_stands_when_it_comes(
 
 
 async def test_leaving_without_a_bet_in_play_is_immediate(storage: Storage) -> None:
-    game = table(storage, ManualScheduler(), Recorder())
+    game = table(storage, ManualScheduler(), BlackjackRecorder())
     assert await game.leave(ALICE) is True
 
 
@@ -70,7 +70,7 @@ class LosesBlackjackAnswers(LosesFirstAnswers):
 
 async def test_bets_resent_after_a_lost_answer_apply_exactly_once(storage: Storage) -> None:
     flaky: Any = LosesBlackjackAnswers(storage)
-    scheduler, recorder = ManualScheduler(), Recorder()
+    scheduler, recorder = ManualScheduler(), BlackjackRecorder()
     game = table(flaky, scheduler, recorder, TWO_SEVENTEENS)
     await dealt(game, scheduler)  # bets without a key: keyed by the round they join
     for user_id in (ALICE, BOB):

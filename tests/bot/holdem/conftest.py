@@ -3,37 +3,21 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.holdem.events import HoleCards, TableEvent
 from bot.holdem.host import HoldemTable
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Action, Call, Check, Hand
 from storage import Storage
+from tests.bot.recorder import HoldemRecorder
 
 GUILD, CHANNEL = 1000, 2000
 ALICE, BOB, CAROL = 11, 12, 13
-
-
-class Recorder:
-    """A presenter that keeps every event."""
-
-    def __init__(self) -> None:
-        self.events: list[TableEvent] = []
-
-    async def publish(self, event: TableEvent) -> None:
-        self.events.append(event)
-
-    def of(self, kind: type[Any]) -> list[Any]:
-        return [event for event in self.events if isinstance(event, kind)]
-
-    def public(self) -> list[TableEvent]:
-        return [event for event in self.events if not isinstance(event, HoleCards)]
 
 
 class CallingStation:
@@ -64,17 +48,18 @@ def scheduler() -> ManualScheduler:
 
 
 @pytest.fixture
-def recorder() -> Recorder:
-    return Recorder()
+def recorder() -> HoldemRecorder:
+    return HoldemRecorder()
 
 
-TableFactory = Callable[..., Any]
+TableFactory = Callable[..., Awaitable[HoldemTable]]
+"""The ``make_table`` fixture: ``await make_table(seats=..., bots=...)`` opens a test table."""
 
 
 @pytest.fixture
 def make_table(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
-) -> Callable[..., Any]:
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
+) -> TableFactory:
     async def make(**changes: Any) -> HoldemTable:
         settings = HoldemSettings(
             small_blind=5,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -32,7 +31,8 @@ from bot.tables.clock import ManualScheduler
 from bot.tables.errors import StaleActionError
 from engine.holdem import Call, Check, Fold, RaiseTo
 from storage import Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, Recorder, calling_station
+from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, TableFactory, calling_station
+from tests.bot.recorder import HoldemRecorder
 
 STARTING = 1000  # storage's default starting grant
 
@@ -59,7 +59,7 @@ async def play_out(
 
 
 async def test_host_join_fills_bots_and_deals_privately(
-    make_table: Any, recorder: Recorder
+    make_table: TableFactory, recorder: HoldemRecorder
 ) -> None:
     table = await make_table()
     seat = await table.join(ALICE, "Alice", 500, key="join-a")
@@ -79,7 +79,9 @@ async def test_host_join_fills_bots_and_deals_privately(
             assert seat_snapshot.shown_cards == ()
 
 
-async def test_host_buy_in_moves_chips_from_the_wallet(make_table: Any, storage: Storage) -> None:
+async def test_host_buy_in_moves_chips_from_the_wallet(
+    make_table: TableFactory, storage: Storage
+) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 300, key="join-a")
     assert await storage.balance(GUILD, ALICE) == STARTING - 300
@@ -94,7 +96,7 @@ async def test_host_buy_in_moves_chips_from_the_wallet(make_table: Any, storage:
     [(50, "100 to 1,000"), (5000, "100 to 1,000"), (0, "100 to 1,000"), (-5, "100 to 1,000")],
 )
 async def test_host_refuses_buy_ins_outside_the_limits(
-    make_table: Any, storage: Storage, amount: int, message: str
+    make_table: TableFactory, storage: Storage, amount: int, message: str
 ) -> None:
     table = await make_table()
     with pytest.raises(BuyInError, match=message):
@@ -103,7 +105,9 @@ async def test_host_refuses_buy_ins_outside_the_limits(
     assert await storage.get_account(GUILD, ALICE) is None  # refused before anything was opened
 
 
-async def test_host_refuses_a_buy_in_above_the_balance(make_table: Any, storage: Storage) -> None:
+async def test_host_refuses_a_buy_in_above_the_balance(
+    make_table: TableFactory, storage: Storage
+) -> None:
     table = await make_table()
     await storage.ensure_account(GUILD, ALICE)
     await storage.admin_take(GUILD, ALICE, 950, actor_id=1, key="take")
@@ -112,7 +116,7 @@ async def test_host_refuses_a_buy_in_above_the_balance(make_table: Any, storage:
     assert table.seats == {} and await storage.balance(GUILD, ALICE) == 50
 
 
-async def test_host_refuses_a_second_seat(make_table: Any) -> None:
+async def test_host_refuses_a_second_seat(make_table: TableFactory) -> None:
     table = await make_table()
     await table.join(ALICE, "Alice", 200)
     with pytest.raises(AlreadySeatedError):
@@ -120,7 +124,7 @@ async def test_host_refuses_a_second_seat(make_table: Any) -> None:
 
 
 async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
-    make_table: Any, recorder: Recorder
+    make_table: TableFactory, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -129,6 +133,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
     assert hand is not None
     snapshot = table.snapshot()
     actor = table.seats[snapshot.to_act_seat or 0].user_id
+    assert actor is not None  # no bots at this table
     other = BOB if actor == ALICE else ALICE
     count = hand.action_count
     with pytest.raises(OutOfTurnError):
@@ -147,7 +152,7 @@ async def test_host_only_the_player_to_act_may_act_and_a_click_applies_once(
 
 
 async def test_host_timeout_checks_or_folds_and_two_in_a_row_sit_out(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await table.join(ALICE, "Alice", 500)
@@ -165,12 +170,12 @@ async def test_host_timeout_checks_or_folds_and_two_in_a_row_sit_out(
     assert timed_out[0].text.startswith("Alice") and timed_out[0].text.endswith("(timed out)")
     assert recorder.of(PlayerSatOut)[0].reason == "timed out twice in a row"
     await play_out(table, scheduler)
-    assert table.snapshot().seat(1) is not None
-    assert table.snapshot().seat(1).status is SeatStatus.SITTING_OUT  # type: ignore[union-attr]
+    seat = table.snapshot().seat(1)
+    assert seat is not None and seat.status is SeatStatus.SITTING_OUT
 
 
 async def test_host_settles_every_hand_and_conserves_chips(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -187,7 +192,7 @@ async def test_host_settles_every_hand_and_conserves_chips(
 
 
 async def test_host_leave_mid_hand_cashes_out_after_it(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -200,7 +205,7 @@ async def test_host_leave_mid_hand_cashes_out_after_it(
     await table.leave(CAROL)
     await play_out(table, scheduler)
     left = recorder.of(PlayerLeft)
-    assert sorted(e.user_id for e in left) == sorted([BOB, CAROL])
+    assert len(left) == 2 and {e.user_id for e in left} == {BOB, CAROL}
     assert table.seat_of(BOB) is None and table.seat_of(ALICE) == 1
     assert table.hand is None and not table.is_closed  # Alice waits for company
     assert await table.leave(ALICE) is True
@@ -211,7 +216,7 @@ async def test_host_leave_mid_hand_cashes_out_after_it(
 
 
 async def test_host_table_with_no_humans_closes_and_bots_return_chips_to_the_house(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -227,7 +232,7 @@ async def test_host_table_with_no_humans_closes_and_bots_return_chips_to_the_hou
     assert (await storage.check()).ok
 
 
-async def test_host_stop_is_for_the_host_or_an_admin(make_table: Any) -> None:
+async def test_host_stop_is_for_the_host_or_an_admin(make_table: TableFactory) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
     await table.join(BOB, "Bob", 500)
@@ -239,7 +244,7 @@ async def test_host_stop_is_for_the_host_or_an_admin(make_table: Any) -> None:
 
 
 async def test_host_a_joiner_takes_a_bots_seat_from_the_next_hand(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(seats=3, bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -252,7 +257,9 @@ async def test_host_a_joiner_takes_a_bots_seat_from_the_next_hand(
     assert sum(s.is_bot for s in table.seats.values()) == 1
 
 
-async def test_host_rebuy_limits(make_table: Any, storage: Storage) -> None:
+async def test_host_rebuy_refuses_strangers_amounts_over_the_maximum_and_non_positive_ones(
+    make_table: TableFactory, storage: Storage
+) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 900)
     with pytest.raises(NotSeatedError):
@@ -269,7 +276,7 @@ async def test_host_rebuy_limits(make_table: Any, storage: Storage) -> None:
 
 
 async def test_host_restore_after_a_crash_mid_hand_voids_it(
-    make_table: Any, storage: Storage, scheduler: ManualScheduler
+    make_table: TableFactory, storage: Storage, scheduler: ManualScheduler
 ) -> None:
     table = await make_table(bots=1)
     await table.join(ALICE, "Alice", 500)
@@ -289,7 +296,7 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
         info,
         storage=storage,
         scheduler=ManualScheduler(),
-        presenter=Recorder(),
+        presenter=HoldemRecorder(),
         bots=calling_station,
         rng=random.Random(1),
     )
@@ -300,7 +307,7 @@ async def test_host_restore_after_a_crash_mid_hand_voids_it(
 
 
 async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
-    make_table: Any, storage: Storage, recorder: Recorder
+    make_table: TableFactory, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1)
     await table.join(ALICE, "Alice", 500)
@@ -317,7 +324,7 @@ async def test_host_suspend_voids_the_hand_and_keeps_the_seats_for_restore(
 
 
 async def test_host_with_real_smart_bots_plays_and_records_opponent_stats(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     from bot.holdem.bots import TABLE_BOTS, TABLE_EQUITY
     from bot.holdem.settings import HoldemSettings
@@ -348,7 +355,7 @@ async def test_host_with_real_smart_bots_plays_and_records_opponent_stats(
 
 
 async def test_host_tables_hands_with_equities_on_a_preflop_all_in(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     from bot.holdem.bots import TABLE_EQUITY
     from bot.holdem.events import HandsTabled

@@ -21,8 +21,17 @@ from bot.holdem.view import table_view
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, Fold
 from storage import DatabaseFailure, Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, calling_station
+from tests.bot.holdem.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    TableFactory,
+    calling_station,
+)
 from tests.bot.holdem.test_host import STARTING, play_out
+from tests.bot.recorder import HoldemRecorder
 
 ALL_IN_ON_THE_ANTES = HoldemSettings(
     small_blind=5, big_blind=10, ante=10, min_buy_in=10, max_buy_in=1000, seats=2, bots=0
@@ -30,7 +39,7 @@ ALL_IN_ON_THE_ANTES = HoldemSettings(
 
 
 async def open_table(
-    storage: Any, scheduler: ManualScheduler, recorder: Recorder, settings: HoldemSettings
+    storage: Any, scheduler: ManualScheduler, recorder: HoldemRecorder, settings: HoldemSettings
 ) -> HoldemTable:
     return await HoldemTable.create(
         storage=storage,
@@ -48,7 +57,7 @@ async def open_table(
 
 
 async def test_host_settles_a_hand_that_is_over_as_soon_as_it_is_dealt(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
@@ -64,7 +73,7 @@ async def test_host_settles_a_hand_that_is_over_as_soon_as_it_is_dealt(
 
 
 async def test_host_rebuy_after_an_instant_hand_applies_without_a_traceback(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
@@ -76,7 +85,7 @@ async def test_host_rebuy_after_an_instant_hand_applies_without_a_traceback(
 
 
 async def test_host_settles_an_instant_hand_dealt_after_a_restore(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
@@ -86,7 +95,7 @@ async def test_host_settles_an_instant_hand_dealt_after_a_restore(
     await table.suspend()
     info = await storage.get_table(table.table_id)
     assert info is not None
-    again_recorder = Recorder()
+    again_recorder = HoldemRecorder()
     again = await HoldemTable.restore(
         info,
         storage=storage,
@@ -102,7 +111,7 @@ async def test_host_settles_an_instant_hand_dealt_after_a_restore(
 
 
 async def test_host_mid_hand_rebuy_is_checked_against_the_stack_left_in_play(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await storage.ensure_account(GUILD, ALICE)
@@ -123,7 +132,7 @@ async def test_host_mid_hand_rebuy_is_checked_against_the_stack_left_in_play(
 
 
 async def test_host_leaver_turns_are_played_at_once_by_the_timeout_rule(
-    make_table: Any, scheduler: ManualScheduler, storage: Storage, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, storage: Storage, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     for user_id, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):
@@ -147,7 +156,7 @@ async def test_host_leaver_turns_are_played_at_once_by_the_timeout_rule(
 
 
 async def test_host_between_hands_shows_the_next_hand_not_waiting_for_players(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=2)
     await table.join(ALICE, "Alice", 500)
@@ -160,7 +169,7 @@ async def test_host_between_hands_shows_the_next_hand_not_waiting_for_players(
 
 
 async def test_host_table_without_enough_players_waits_for_players(
-    make_table: Any, scheduler: ManualScheduler
+    make_table: TableFactory, scheduler: ManualScheduler
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -170,7 +179,7 @@ async def test_host_table_without_enough_players_waits_for_players(
 
 
 async def test_host_hand_won_by_folds_is_not_called_a_showdown(
-    make_table: Any, recorder: Recorder
+    make_table: TableFactory, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
@@ -185,7 +194,7 @@ async def test_host_hand_won_by_folds_is_not_called_a_showdown(
 
 
 async def test_host_hand_that_reaches_showdown_is_called_a_showdown(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(bots=1, seats=2)
     await table.join(ALICE, "Alice", 500)
@@ -224,7 +233,7 @@ class LosesFirstAnswers:
 
 
 async def test_host_movements_resent_after_a_lost_answer_apply_exactly_once(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     flaky = LosesFirstAnswers(storage)
     settings = HoldemSettings(min_buy_in=100, max_buy_in=1000, seats=4, bots=2)
@@ -245,7 +254,7 @@ async def test_host_movements_resent_after_a_lost_answer_apply_exactly_once(
     assert (await storage.check()).ok
 
 
-async def test_host_acts_only_on_offers_it_made(make_table: Any) -> None:
+async def test_host_acts_only_on_offers_it_made(make_table: TableFactory) -> None:
     table = await make_table(bots=0)
     await table.join(ALICE, "Alice", 500)
     await table.join(BOB, "Bob", 500)
@@ -261,7 +270,7 @@ async def test_host_acts_only_on_offers_it_made(make_table: Any) -> None:
 
 
 async def test_host_settles_instant_hands_dealt_by_the_timer_and_by_coming_back(
-    storage: Storage, scheduler: ManualScheduler, recorder: Recorder
+    storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)

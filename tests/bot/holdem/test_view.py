@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.holdem.events import HandFinished
 from bot.holdem.view import table_view
 from bot.render import holdem_table_text, render_holdem_table
 from bot.render.models import SeatStatus, Stage
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, RaiseTo
-from tests.bot.holdem.conftest import ALICE, BOB, Recorder
+from tests.bot.holdem.conftest import ALICE, BOB, TableFactory
+from tests.bot.recorder import HoldemRecorder
 
 
 async def test_view_of_every_snapshot_of_a_session_is_valid_and_renders(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(seats=6, bots=3)
     await table.join(ALICE, "Alice", 500)
@@ -49,7 +48,7 @@ async def test_view_of_every_snapshot_of_a_session_is_valid_and_renders(
 
 
 async def test_view_a_shown_losing_hand_is_not_drawn_as_folded(
-    make_table: Any, scheduler: ManualScheduler, recorder: Recorder
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
     table = await make_table(seats=2, bots=0)
     await table.join(ALICE, "Alice", 500)

@@ -4,6 +4,7 @@ and refused with one line of help that says what would work."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -211,7 +212,9 @@ def test_blackjack_help_lists_only_what_the_rules_allow() -> None:
     ],
 )
 @pytest.mark.parametrize("line", ["x" * 3000, "9" * 3000, "²" * 3000, "-" + "1" * 3000])
-def test_a_3000_character_line_is_refused_without_being_echoed_whole(parse, line: str) -> None:
+def test_a_3000_character_line_is_refused_without_being_echoed_whole(
+    parse: Callable[[str], object], line: str
+) -> None:
     with pytest.raises(InputError) as refused:
         parse(line)
     message = str(refused.value)

@@ -21,7 +21,7 @@ def test_cards_text_hides_face_down_cards_and_says_when_empty() -> None:
     assert cards_text([]).plain == "—"
 
 
-def test_signed_amounts() -> None:
+def test_signed_amounts_show_a_plus_a_minus_or_plus_minus_zero() -> None:
     assert signed(1250).plain == "+1,250"
     assert signed(-40).plain == "-40"
     assert signed(0).plain == "±0"

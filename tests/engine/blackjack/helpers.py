@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.blackjack import CASINO, Event, Round, Rules, StackedShoe
 
@@ -34,6 +34,9 @@ def snapshot(game: Round, shoe: StackedShoe) -> tuple[Any, ...]:
     )
 
 
-def of_type(events: list[Event], kind: type) -> list[Any]:
+E = TypeVar("E", bound=Event)
+
+
+def of_type(events: list[Event], kind: type[E]) -> list[E]:
     """The events of one kind, in order."""
     return [event for event in events if isinstance(event, kind)]

@@ -165,7 +165,7 @@ def test_basic_chart_without_das_splits_less() -> None:
     assert differences(computed, published) == []
 
 
-def test_basic_chart_late_surrender_s17() -> None:
+def test_basic_chart_late_surrender_s17_matches_the_published_chart() -> None:
     published = parse_chart(FOUR_TO_EIGHT_DECKS_S17_DAS)
     published["hard", 15, 10] = "Rh"
     for up in (9, 10, 1):
@@ -174,7 +174,7 @@ def test_basic_chart_late_surrender_s17() -> None:
     assert differences(computed, published) == []
 
 
-def test_basic_chart_late_surrender_h17() -> None:
+def test_basic_chart_late_surrender_h17_matches_the_published_chart() -> None:
     published = parse_chart(FOUR_TO_EIGHT_DECKS_S17_DAS)
     published["hard", 11, 1] = "D"
     published["soft", 18, 2] = "Ds"

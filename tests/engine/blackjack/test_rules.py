@@ -188,7 +188,7 @@ def test_rules_errors_are_malformed_input() -> None:
         {"penetration": True},
     ],
 )
-def test_rules_constructor_validates(changes: dict[str, object]) -> None:
+def test_rules_constructor_refuses_bad_values(changes: dict[str, object]) -> None:
     with pytest.raises(BadRuleValueError):
         Rules(**changes)  # type: ignore[arg-type]
 

@@ -34,8 +34,11 @@ from engine.equity import EquityMethod, equity
         ("AsQs", "Kh7c2dJsTd", STRONG),  # Broadway on the river
     ],
 )
-def test_holding_class(hole: str, board: str, expected: int) -> None:
-    assert holding_class(*parse_cards(hole), parse_cards(board)) == expected
+def test_holding_class_sorts_hole_cards_into_strong_top_pair_weak_pair_or_air(
+    hole: str, board: str, expected: int
+) -> None:
+    first, second = parse_cards(hole)
+    assert holding_class(first, second, parse_cards(board)) == expected
 
 
 def test_estimate_matches_exact_equity_against_a_random_hand_on_the_river() -> None:

@@ -10,7 +10,7 @@ from engine.bots.smart import Difficulty
 from engine.errors import MalformedInputError
 
 
-def test_registry_names() -> None:
+def test_registry_lists_the_strategies_and_difficulties_in_order() -> None:
     assert STRATEGY_NAMES == ("random", "passive", "aggressive", "smart")
     assert DIFFICULTIES == ("easy", "normal", "hard")
 
@@ -25,7 +25,9 @@ def test_registry_names() -> None:
         ("passive", BotSpec("passive"), "passive"),
     ],
 )
-def test_bot_spec_parse(text: str, spec: BotSpec, label: str) -> None:
+def test_bot_spec_parses_text_and_its_label_round_trips(
+    text: str, spec: BotSpec, label: str
+) -> None:
     assert BotSpec.parse(text) == spec
     assert spec.label == label
     assert BotSpec.parse(spec.label) == spec
@@ -51,7 +53,7 @@ def test_bot_spec_constructor_checks_the_name() -> None:
         BotSpec("clever")
 
 
-def test_parse_seats() -> None:
+def test_parse_seats_reads_a_comma_list_and_refuses_an_empty_name() -> None:
     assert parse_seats("smart, random,smart:hard") == (
         BotSpec("smart"),
         BotSpec("random"),

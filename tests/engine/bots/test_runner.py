@@ -115,12 +115,31 @@ def test_hand_bot_decides_from_the_hand_like_a_bot_player() -> None:
     assert host_bot.last_error is None
 
 
-def test_hand_bot_reads_opponents_from_table_stats_when_given_keys() -> None:
+def folds_to_every_raise(key: str, hands: int) -> TableStats:
+    """Table statistics in which ``key`` folded to a preflop raise in each of ``hands`` hands."""
     stats = TableStats()
-    hand = stacked(["AsAh", "KdKc"])
-    act_all(hand, Fold())
-    stats.record(hand.events, ["ann", "bob"])
-    bot = HandBot("smart", random.Random(1), stats=stats)
-    hand = stacked(["7c2d", "KdKc"])
-    action = bot.decide(hand, hand.turn.player if hand.turn else 0, keys=["bob", "ann"])
-    assert SeatView.from_hand(hand, hand.turn.player if hand.turn else 0).legal.allows(action)
+    for _ in range(hands):
+        hand = stacked(["AsAh", "7c2d"])
+        raiser = hand.turn.player if hand.turn else 0
+        act_all(hand, RaiseTo(6), Fold())
+        keys = ["raiser", "raiser"]
+        keys[1 - raiser] = key
+        stats.record(hand.events, keys)
+    return stats
+
+
+def test_hand_bot_raises_smaller_against_an_opponent_its_table_stats_show_folding() -> None:
+    stats = folds_to_every_raise("bob", hands=60)
+    hand = stacked(["KdKc", "7c2d"])
+    player = hand.turn.player if hand.turn else 0
+    keys = ["bob", "bob"]
+    keys[player] = "ann"
+
+    reading = HandBot("smart", random.Random(19), stats=stats).decide(hand, player, keys=keys)
+    priors = HandBot("smart", random.Random(19), stats=stats).decide(hand, player, keys=None)
+
+    legal = SeatView.from_hand(hand, player).legal
+    assert legal.allows(reading) and legal.allows(priors)
+    assert isinstance(reading, RaiseTo) and isinstance(priors, RaiseTo)
+    # Against a player who always folds, the cheapest raise takes the blinds just as well.
+    assert reading.amount < priors.amount

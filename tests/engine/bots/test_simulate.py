@@ -58,7 +58,7 @@ def test_simulate_summary_has_exactly_the_documented_fields() -> None:
         assert list(entry) == ["seat", "strategy", "net", "bb_per_100", "stderr_bb_per_100"]
 
 
-def test_simulate_results_combine() -> None:
+def test_simulate_results_combine_by_adding_hands_and_nets() -> None:
     specs = parse_seats("random,aggressive,passive")
     a = simulate_holdem(specs, 30, seed=1)
     b = simulate_holdem(specs, 20, seed=2, first_hand=30)

@@ -130,8 +130,9 @@ def test_smart_bets_are_sized_from_the_pot_and_legal() -> None:
     for _hand, view in spots(400, seed=13):
         action = NORMAL.decide(view, random.Random(2))
         assert view.legal.allows(action)
-        betting = isinstance(action, RaiseTo) and view.legal.is_bet and view.street > 0
-        if betting and action.amount < 0.67 * view.stack:  # bigger bets go all-in on purpose
+        if not isinstance(action, RaiseTo) or not view.legal.is_bet or view.street == 0:
+            continue
+        if action.amount < 0.67 * view.stack:  # bigger bets go all-in on purpose
             sizes.append(action.amount / view.pot_total)
     assert sizes
     assert all(0.0 < size <= 1.6 for size in sizes)

@@ -119,7 +119,7 @@ def test_view_history_is_this_hands_public_actions() -> None:
     assert [a.player for a in view.street_actions()] == [0, 1]
 
 
-def test_view_derived_facts() -> None:
+def test_view_derives_seat_button_blinds_bets_and_stacks_from_the_hand() -> None:
     # Four players: 0 small blind, 1 big blind, 2 first to act, 3 the button.
     hand = stacked(["AsAh", "KdKc", "QsQd", "JsJd"], stacks=[100, 200, 300, 50])
     act_all(hand, RaiseTo(6))

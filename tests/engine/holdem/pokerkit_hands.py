@@ -139,6 +139,7 @@ def play_pokerkit(setup: Setup, rng: random.Random) -> tuple[str, tuple[int, ...
             else:
                 low = state.min_completion_betting_or_raising_to_amount
                 high = state.max_completion_betting_or_raising_to_amount
+                assert low is not None and high is not None  # a bet or raise is allowed here
                 state.complete_bet_or_raise_to(_pick_amount(rng, low, high))
         else:  # pragma: no cover - PokerKit automates everything else
             raise AssertionError("PokerKit is waiting for something unexpected")

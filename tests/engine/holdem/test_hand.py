@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.errors import MalformedInputError
 from engine.holdem import (
+    Action,
     ActionKind,
     ActionNotAllowedError,
     BetReturned,
@@ -37,7 +38,7 @@ from engine.holdem import (
 )
 
 
-def deal(holes: list[str], board: str = "") -> list[Any]:
+def deal(holes: list[str], board: str = "") -> list[Card]:
     return stacked_deck([parse_cards(h) for h in holes], parse_cards(board))
 
 
@@ -58,7 +59,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     return copy.deepcopy({k: v for k, v in hand.__dict__.items() if k != "_legal"})
 
 
-def play(hand: Hand, *moves: tuple[int, Any]) -> None:
+def play(hand: Hand, *moves: tuple[int, Action]) -> None:
     for player, action in moves:
         hand.act(player, action)
 
@@ -284,13 +285,14 @@ def test_hand_heads_up_odd_chip_goes_to_the_big_blind() -> None:
 def test_hand_chips_are_conserved_through_a_hand() -> None:
     hand = new_hand([100, 60, 200, 35], holes=["AsAd", "KsKd", "QsQd", "JsJd"], board="2c7h9dTc3s")
     total = 395
-    for player, action in [
+    moves: list[tuple[int, Action]] = [
         (2, RaiseTo(60)),
         (3, Call()),
         (0, RaiseTo(100)),
         (1, Call()),
         (2, Call()),
-    ]:
+    ]
+    for player, action in moves:
         hand.act(player, action)
         assert sum(hand.stacks) + hand.pot_total == total
     assert hand.is_complete

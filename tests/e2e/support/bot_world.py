@@ -17,23 +17,26 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import discord
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from discord.http import Route
-from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, FakeMember
 
 from bot.config import DatabaseConfig, DiscordConfig, FeltConfig
 from bot.discord.client import CogFactory, FeltBot, apply_endpoints, create_bot
 from storage import Storage
+from tests.e2e.fakediscord import (
+    DEFAULT_RULES,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMember,
+    RateLimitRule,
+)
+
+S = TypeVar("S", bound=Storage)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -65,9 +68,7 @@ def storage_clock(fake: FakeDiscord) -> Callable[[], datetime]:
     return lambda: datetime.fromtimestamp(fake.clock.now(), UTC)
 
 
-async def open_storage(
-    fake: FakeDiscord, config: FeltConfig, storage_class: type[Storage] = Storage
-) -> Storage:
+async def open_storage(fake: FakeDiscord, config: FeltConfig, storage_class: type[S]) -> S:
     """A storage for ``config``'s database as ``felt run`` opens it (a subclass may be slow or
     failing on purpose)."""
     return await storage_class.open(
@@ -117,7 +118,7 @@ async def start_bot(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[
             # A restart in the same test reuses the database, as a real restart would.
             storage = storages.get(chosen.database.path)
             if storage is None:
-                storage = await open_storage(fake_discord, chosen)
+                storage = await open_storage(fake_discord, chosen, Storage)
         if storages.get(chosen.database.path) not in (None, storage):
             await storages[chosen.database.path].close()
         storages[chosen.database.path] = storage
@@ -163,71 +164,6 @@ async def felt_bot(start_bot: StartBot, world: World) -> FeltBot:
     return await start_bot()
 
 
-@dataclasses.dataclass
-class Probe:
-    """A plain discord.py client (not Felt) that hands every interaction to the test.
-
-    Tests of the fake itself use it to break Discord's rules on purpose.
-    """
-
-    client: discord.Client
-    received: asyncio.Queue[discord.Interaction[Any]]
-    fake: FakeDiscord
-    world: World
-    task: asyncio.Task[None]
-
-    async def command(self, who: Any = None) -> tuple[FakeInteraction, discord.Interaction[Any]]:
-        """Run /probe as ``who`` (Alice by default): the fake's record and discord.py's object."""
-        sent = await self.fake.slash(who or self.world.alice, self.world.channel, "probe")
-        return sent, await asyncio.wait_for(self.received.get(), 10)
-
-    async def request(self, method: str, path: str, **parameters: Any) -> Any:
-        """A raw REST call through discord.py's own HTTP client (auth, JSON, rate limits)."""
-        payload = parameters.pop("json", None)
-        return await self.client.http.request(Route(method, path, **parameters), json=payload)
-
-    async def close(self) -> None:
-        await self.client.close()
-        await self.task
-
-
-async def connect_probe(fake: FakeDiscord, world: World, **options: Any) -> Probe:
-    """Connect a plain discord.py client with one global command, /probe."""
-    received: asyncio.Queue[discord.Interaction[Any]] = asyncio.Queue()
-    client = discord.Client(intents=discord.Intents(guilds=True), **options)
-
-    async def on_interaction(interaction: discord.Interaction[Any]) -> None:
-        received.put_nowait(interaction)
-
-    async def setup_hook() -> None:
-        assert client.application_id is not None
-        await client.http.bulk_upsert_global_commands(
-            client.application_id, [{"name": "probe", "description": "Probe", "type": 1}]
-        )
-
-    client.event(on_interaction)
-    client.setup_hook = setup_hook  # type: ignore[method-assign]
-    task = asyncio.create_task(client.start(fake.token))
-    task.add_done_callback(lambda _task: fake.changed())
-    await fake.wait_until(lambda: fake.gateway.all_shards_ready() or task.done())
-    if task.done():
-        task.result()
-    return Probe(client, received, fake, world, task)
-
-
-@pytest.fixture
-async def probe(fake_discord: FakeDiscord, world: World) -> AsyncIterator[Probe]:
-    restore = apply_endpoints(
-        DiscordConfig(api_base_url=fake_discord.api_base_url, gateway_url=fake_discord.gateway_url)
-    )
-    try:
-        connected = await connect_probe(fake_discord, world)
-        yield connected
-        await connected.close()
-    finally:
-        restore()
-
-
 def channel_window(fake: FakeDiscord) -> float:
     """The fake's window for message posts and edits in a channel, so that a test's ``Pacer``
     keeps to the limits the fake enforces (the scaled ones too)."""
@@ -237,3 +173,12 @@ def channel_window(fake: FakeDiscord) -> float:
         if route.endswith(("/channels/{channel_id}/messages", "/messages/{message_id}"))
         and not route.startswith(("DELETE", "GET"))
     )
+
+
+def scaled_rules(speed: float) -> dict[str, RateLimitRule]:
+    """Discord's per-route limits with windows ``speed`` times shorter (same counts): the same
+    pacing problem, played faster."""
+    return {
+        route: RateLimitRule(rule.limit, rule.window / speed, rule.bucket)
+        for route, rule in DEFAULT_RULES.items()
+    }

@@ -6,9 +6,7 @@ built for tests, and helpers that act as members through the fake Discord.
 - the shoe is stacked: ``start_blackjack(cards="Th 9c 7d ...")`` deals exactly those cards, in
   the engine's dealing order (one card to each seat from the first, the dealer's up card, a
   second card to each seat, the hole card, then the draws);
-- ``BlackjackWorld`` holds the running bot, its cog and every event the table published;
-- ``scaled_rules``: Discord's per-route limits with shorter windows (same counts), for tests
-  that are not about pacing.
+- ``BlackjackWorld`` holds the running bot, its cog and every event the table published.
 """
 
 from __future__ import annotations
@@ -17,19 +15,9 @@ import asyncio
 import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
-from conftest import StartBot, World, channel_window
-from fakediscord import (
-    DEFAULT_RULES,
-    FakeDiscord,
-    FakeInteraction,
-    FakeMember,
-    FakeMessage,
-    RateLimitRule,
-    ResponseKind,
-)
 
 from bot.blackjack.events import TableEvent
 from bot.blackjack.host import BlackjackTable
@@ -42,19 +30,22 @@ from bot.discord.cogs.blackjack import Blackjack
 from bot.discord.pacing import Pacer
 from bot.tables.clock import ManualScheduler
 from engine.blackjack import Rules, StackedShoe
+from tests.e2e.fakediscord import (
+    FakeDiscord,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    ResponseKind,
+)
+from tests.e2e.support.bot_world import StartBot, World, channel_window
 
 ACTION = re.compile(ids.ACTION_TEMPLATE)
 EXTENSIONS = ("bot.discord.cogs.admin", "bot.discord.cogs.economy")
 """The other cogs the tests run with (Hold'em stays out: its tables are not under test here)."""
 FAST = {"betting_seconds": 10.0, "turn_seconds": 20.0}
 
-
-def scaled_rules(speed: float) -> dict[str, RateLimitRule]:
-    """Discord's per-route limits with windows ``speed`` times shorter (same counts)."""
-    return {
-        route: RateLimitRule(rule.limit, rule.window / speed, rule.bucket)
-        for route, rule in DEFAULT_RULES.items()
-    }
+K = TypeVar("K")
+"""The kind of event a test asks for."""
 
 
 @dataclasses.dataclass
@@ -80,7 +71,7 @@ class BlackjackWorld:
     def presenter(self) -> BlackjackPresenter:
         return self.cog.presenters[self.world.channel.id]
 
-    def of(self, kind: type[Any]) -> list[Any]:
+    def of(self, kind: type[K]) -> list[K]:
         return [event for event in self.events if isinstance(event, kind)]
 
     # ----- what members see ---------------------------------------------------------------------
@@ -232,10 +223,8 @@ async def refusal(
 Factory = Callable[..., Awaitable[BlackjackWorld]]
 
 
-@pytest.fixture(name="start_blackjack")
-async def start_blackjack_fixture(
-    fake_discord: FakeDiscord, world: World, start_bot: StartBot
-) -> Factory:
+@pytest.fixture
+async def start_blackjack(fake_discord: FakeDiscord, world: World, start_bot: StartBot) -> Factory:
     """Start the bot with a Blackjack cog for tests (stacked shoe, manual timers, recorded
     events). Call again after a shutdown or a crash to restart on the same database."""
 
