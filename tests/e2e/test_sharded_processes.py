@@ -442,8 +442,8 @@ async def restart_and_recover(
     configs: list[Path],
     victims: list[Place],
 ) -> asyncio.subprocess.Process:
-    """Restart the killed shard alone: it takes over at once and serves its guilds again within
-    the budget. Returns the new process."""
+    """Restart the killed shard alone: it takes over at once and serves its guilds again (the
+    time it took is printed). Returns the new process."""
     started = time.monotonic()
     process = await felt_run(configs[killed], fake.token, killed, shards)
     await fake.wait_until(
