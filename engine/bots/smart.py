@@ -93,10 +93,10 @@ SETTINGS: Mapping[Difficulty, SmartSettings] = {
     Difficulty.NORMAL: SmartSettings(
         samples=400,
         exact_budget=6_000,
-        noise=0.02,
+        noise=0.035,
         reading=0.8,
         exploit=0.8,
-        mix=0.08,
+        mix=0.12,
         margin=0.03,
     ),
     Difficulty.HARD: SmartSettings(
@@ -109,6 +109,37 @@ SETTINGS: Mapping[Difficulty, SmartSettings] = {
         margin=0.02,
     ),
 }
+
+HUMAN_RANGES: Mapping[Difficulty, Mapping[str, tuple[float, float]]] = {
+    Difficulty.EASY: {
+        "vpip": (35.0, 60.0),
+        "pfr": (10.0, 24.0),
+        "three_bet": (1.0, 6.0),
+        "af": (0.7, 1.6),
+        "wtsd": (40.0, 85.0),
+    },
+    Difficulty.NORMAL: {
+        "vpip": (20.0, 30.0),
+        "pfr": (15.0, 25.0),
+        "three_bet": (5.0, 10.0),
+        "af": (2.0, 4.0),
+        "wtsd": (22.0, 32.0),
+    },
+    Difficulty.HARD: {
+        "vpip": (20.0, 30.0),
+        "pfr": (16.0, 25.0),
+        "three_bet": (4.0, 10.0),
+        "af": (1.8, 4.0),
+        "wtsd": (15.0, 30.0),
+    },
+}
+"""Where each level's table averages land in 6-max self-play with 100 bb stacks (VPIP, PFR,
+3-bet and WTSD in percent, AF a ratio; definitions in ``engine.holdem.stats``). The normal
+level's ranges are those of issue 16, which match the usual published profile of a
+tight-aggressive 6-max regular (PokerTracker/Hold'em Manager population guides: VPIP about
+20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who gives up
+more without a hand; ``easy`` is a loose, passive recreational player (a calling station:
+VPIP 35+, AF under 1.6, to showdown far more often). Checked by the slow tests."""
 
 # Priors for opponents' tendencies, and how many observations they are worth.
 _PRIOR_VPIP, _PRIOR_PFR, _PRIOR_3BET = 0.35, 0.16, 0.05
@@ -259,7 +290,7 @@ class PostflopStyle:
 POSTFLOP_STYLE: Mapping[Difficulty, PostflopStyle] = {
     Difficulty.EASY: PostflopStyle(0.65, 0.8, 0.3, 0.08, 0.02, 0.0),
     Difficulty.NORMAL: PostflopStyle(0.58, 0.72, 0.65, 0.35, 0.05, 0.06),
-    Difficulty.HARD: PostflopStyle(0.56, 0.7, 0.65, 0.3, 0.07, -0.03),
+    Difficulty.HARD: PostflopStyle(0.56, 0.7, 0.65, 0.3, 0.07, 0.0),
 }
 """Continuation bets ~55-65% and raises of ~10% of bets faced are the population figures of
 solid 6-max regulars in tracker databases (PokerTracker/Hold'em Manager summaries); the easy
