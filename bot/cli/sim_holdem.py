@@ -308,28 +308,8 @@ def run_simulation(
     active = [index for index in range(workers) if counts[index] > 0]
     for process in processes:
         process.start()
-    done: dict[int, HoldemSimResult] = {}
-    played = [0] * workers
     try:
-        while len(done) < len(active):
-            try:
-                kind, index, payload = channel.get(timeout=0.5)
-            except queue.Empty:
-                for index, process in zip(active, processes, strict=True):
-                    if index not in done and not process.is_alive() and process.exitcode:
-                        raise CliError(
-                            f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
-                        ) from None
-                continue
-            if kind == "progress":
-                played[index] = payload
-                if progress is not None:
-                    progress(sum(played))
-            elif kind == "done":
-                done[index] = payload
-                played[index] = counts[index]
-            else:
-                raise CliError(f"worker {index} failed: {payload}")
+        done = _collect(channel, processes, active, counts, progress)
     finally:
         for process in processes:
             if process.is_alive():
@@ -338,6 +318,39 @@ def run_simulation(
     if phh_path is not None:
         _join_parts(phh_path, active)
     return HoldemSimResult.combine(done[index] for index in active)
+
+
+def _collect(
+    channel: Any,
+    processes: Sequence[Any],
+    active: Sequence[int],
+    counts: Sequence[int],
+    progress: Callable[[int], None] | None,
+) -> dict[int, HoldemSimResult]:
+    """Each active worker's result, reporting progress as their messages arrive; a
+    ``CliError`` if a worker fails or dies."""
+    done: dict[int, HoldemSimResult] = {}
+    played = [0] * len(counts)
+    while len(done) < len(active):
+        try:
+            kind, index, payload = channel.get(timeout=0.5)
+        except queue.Empty:
+            for index, process in zip(active, processes, strict=True):
+                if index not in done and not process.is_alive() and process.exitcode:
+                    raise CliError(
+                        f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
+                    ) from None
+            continue
+        if kind == "progress":
+            played[index] = payload
+            if progress is not None:
+                progress(sum(played))
+        elif kind == "done":
+            done[index] = payload
+            played[index] = counts[index]
+        else:
+            raise CliError(f"worker {index} failed: {payload}")
+    return done
 
 
 # ----------------------------------------------------------------------------------- progress

@@ -229,11 +229,8 @@ def simulate_holdem(
     ]
     rngs = [session_rng(seed, f"seat:{seat}") for seat in range(n)]
     book = TableStats()
-    nets = [0] * n
-    squares = [0] * n
+    totals = _Totals(n, stack)
     stacks = [stack] * n
-    styles = [NO_COUNTS] * n
-    histogram: list[int] = []
     for number in range(hands):
         order = seating(first_hand + number, n)
         # Each hand's deck has its own seed, so a hand's cards do not depend on how earlier
@@ -245,25 +242,46 @@ def simulate_holdem(
             [rngs[seat] for seat in order],
             book.snapshot(order),
         )
-        final_stacks = hand.stacks
-        for player, seat in enumerate(order):
-            result = final_stacks[player] - stack
-            nets[seat] += result
-            squares[seat] += result * result
+        totals.add(hand, order)
         book.record(hand.events, order)
-        tally = hand_tally(hand.events, n)
-        for player, counts in enumerate(tally.counts()):
-            styles[order[player]] += counts
-        histogram.extend([0] * (tally.preflop_raises + 1 - len(histogram)))
-        histogram[tally.preflop_raises] += 1
         if on_hand is not None:
             on_hand(hand, order)
         if progress is not None and ((number + 1) % progress_every == 0 or number + 1 == hands):
             progress(number + 1)
     seats = tuple(
         SeatResult(
-            seat + 1, specs[seat].label, hands, nets[seat], squares[seat], big_blind, styles[seat]
+            seat + 1,
+            specs[seat].label,
+            hands,
+            totals.nets[seat],
+            totals.squares[seat],
+            big_blind,
+            totals.styles[seat],
         )
         for seat in range(n)
     )
-    return HoldemSimResult(hands, big_blind, seats, tuple(histogram))
+    return HoldemSimResult(hands, big_blind, seats, tuple(totals.histogram))
+
+
+class _Totals:
+    """A session's running totals by seat: nets, squared nets, style counts, and the
+    histogram of preflop raises per hand."""
+
+    def __init__(self, seats: int, stack: int) -> None:
+        self.stack = stack
+        self.nets = [0] * seats
+        self.squares = [0] * seats
+        self.styles = [NO_COUNTS] * seats
+        self.histogram: list[int] = []
+
+    def add(self, hand: Hand, order: Sequence[int]) -> None:
+        """Count a finished hand whose PHH player ``i`` sat in seat ``order[i]``."""
+        for player, seat in enumerate(order):
+            result = hand.stacks[player] - self.stack
+            self.nets[seat] += result
+            self.squares[seat] += result * result
+        tally = hand_tally(hand.events, len(order))
+        for player, counts in enumerate(tally.counts()):
+            self.styles[order[player]] += counts
+        self.histogram.extend([0] * (tally.preflop_raises + 1 - len(self.histogram)))
+        self.histogram[tally.preflop_raises] += 1

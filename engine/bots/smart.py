@@ -29,6 +29,17 @@ stack-to-pot ratio, bluffs (when folds pay), value bets sized to what callers pa
 are feared a little more). It never open-limps except from the small blind, so it looks like poker
 to the people at the table.
 
+**Looks like poker.** Sizes are the ones people use (``raise_sizes``): opens of 2.5-3 bb plus
+one per limper, 3-bets of 3x in position and 4x out of it, 4-bets of 2.2-2.5x, then only all-in;
+postflop bets of 1/3, 1/2, 2/3 and a pot (1.5 pots on the turn and river), raises of 2.5-3x, and
+all-in at a small stack-to-pot ratio; never a string of minimum raises. Re-raises before the flop
+come from ranges by level (``RERAISE_RANGES``: value hands plus ace-blocker bluffs), and a hand
+in that range re-raises or folds; after the flop a hand bets or raises only with value or as the
+level's share of continuation bets, stabs and bluff raises (``POSTFLOP_STYLE``), so its bets
+carry information as people's do. Each seat's ``Personality`` makes it a little looser or
+tighter and more or less aggressive within its level; ``HUMAN_RANGES`` says where each level
+lands in self-play.
+
 **Difficulty** changes the samples, the noise on the equity, how far it narrows ranges, how fast
 it trusts what it observes, and how often it picks a near-best option instead of the best:
 ``easy`` plays its cards against random hands with a rough estimate and no reads; ``hard`` reads
