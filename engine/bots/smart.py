@@ -141,7 +141,7 @@ HUMAN_RANGES: Mapping[Difficulty, Mapping[str, tuple[float, float]]] = {
         "pfr": (16.0, 25.0),
         "three_bet": (4.0, 10.0),
         "af": (1.8, 4.0),
-        "wtsd": (14.0, 30.0),
+        "wtsd": (17.0, 30.0),
     },
 }
 """Where each level's table averages land in 6-max self-play with 100 bb stacks (VPIP, PFR,
@@ -149,8 +149,8 @@ HUMAN_RANGES: Mapping[Difficulty, Mapping[str, tuple[float, float]]] = {
 level's ranges are those of issue 16, which match the usual published profile of a
 tight-aggressive 6-max regular (PokerTracker/Hold'em Manager population guides: VPIP about
 20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who gives up
-more without a hand (its full reads make it fold more: WTSD about 16 in self-play, below a
-regular's 24-30); ``easy`` is a loose, passive recreational player (a calling station:
+more without a hand (its full reads make it fold more: WTSD about 21 in self-play, a little
+below a regular's 24-30); ``easy`` is a loose, passive recreational player (a calling station:
 VPIP 35+, AF under 1.6, to showdown far more often). The normal level's AF measures about 2.0
 (seed 2024, 3,000 hands), at the low edge of the issue's guide, so its bar here is 1.8: raising
 it further cost WTSD, which the issue's guide puts at 22-32%. Checked by the slow tests."""
@@ -308,7 +308,7 @@ class PostflopStyle:
 POSTFLOP_STYLE: Mapping[Difficulty, PostflopStyle] = {
     Difficulty.EASY: PostflopStyle(0.65, 0.8, 0.3, 0.08, 0.02, 0.0),
     Difficulty.NORMAL: PostflopStyle(0.55, 0.7, 0.7, 0.4, 0.08, 0.025),
-    Difficulty.HARD: PostflopStyle(0.55, 0.7, 0.7, 0.4, 0.08, 0.025),
+    Difficulty.HARD: PostflopStyle(0.56, 0.7, 0.65, 0.3, 0.07, -0.03),
 }
 """Continuation bets ~55-65% and raises of ~10% of bets faced are the population figures of
 solid 6-max regulars in tracker databases (PokerTracker/Hold'em Manager summaries); the easy
@@ -762,11 +762,7 @@ class SmartStrategy:
         value (equity over the level's bar, higher to raise than to bet), or as the level's
         share of bluffs: continuation bets by the preflop raiser on the flop, stabs otherwise,
         and rare raises. Without this gate a bot that finds every small bet profitable bets
-        every flop, so its bets say nothing and everyone calls down. Against careless players
-        (who show down anything) there is nothing to hide: the prices alone decide, so thin
-        value bets against calling stations are made."""
-        if all(habits[i].informative < _CARELESS for i in view.opponents):
-            return True
+        every flop, so its bets say nothing and everyone calls down."""
         style = POSTFLOP_STYLE[self.difficulty]
         bluff = rng.random()
         if not view.legal.is_bet:
