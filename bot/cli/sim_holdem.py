@@ -282,8 +282,7 @@ def run_simulation(
         return _play_share(
             specs, hands, seed, 0, blinds, stack, progress, phh_path, phh_first_number
         )
-    methods = multiprocessing.get_all_start_methods()
-    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context = _process_context()
     channel = context.Queue()
     processes = [
         context.Process(
@@ -311,13 +310,24 @@ def run_simulation(
     try:
         done = _collect(channel, processes, active, counts, progress)
     finally:
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-            process.join()
+        _stop(processes)
     if phh_path is not None:
         _join_parts(phh_path, active)
     return HoldemSimResult.combine(done[index] for index in active)
+
+
+def _process_context() -> Any:
+    """Fork where the platform has it (fast to start), else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _stop(processes: Sequence[Any]) -> None:
+    """End every worker that is still running and wait for all of them."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+        process.join()
 
 
 def _collect(
