@@ -1,7 +1,8 @@
 """How long bot decisions take: smart at a 9-handed table per street, and a 6-max session.
 
-1. Nine ``smart`` bots play hands; every decision is timed and reported per street as p50, p95
-   and max (goal: p95 <= 30 ms at every difficulty), with the decision counts.
+1. Nine ``smart`` bots (each with its own personality, as at a table) play hands; every
+   decision is timed and reported per street as p50, p95 and max (goal: p95 <= 30 ms at every
+   difficulty), with the decision counts.
 2. Ten thousand 6-max hands with five ``smart`` bots and one ``random`` seat (the stand-in for a
    human), stacks reset every hand, as ``felt sim holdem`` plays them.
 
@@ -23,6 +24,7 @@ from collections import defaultdict
 
 from phevaluator import _pheval
 
+from engine.bots.personality import Personality
 from engine.bots.registry import make_strategy, parse_seats
 from engine.bots.simulate import seating, session_rng, simulate_holdem
 from engine.bots.smart import Difficulty, SmartStrategy
@@ -97,7 +99,10 @@ def main() -> None:
 
     worst = 0.0
     for difficulty in Difficulty:
-        strategies: list[Strategy] = [SmartStrategy(difficulty) for _ in range(9)]
+        strategies: list[Strategy] = [
+            SmartStrategy(difficulty, personality=Personality.draw(difficulty, seat))
+            for seat in range(9)
+        ]
         times, random_ms = time_table(strategies, args.hands, args.seed)
         print(
             f"\nsmart:{difficulty.value} at a 9-handed table, {args.hands} hands "

@@ -1,15 +1,19 @@
 """`felt sim holdem`: bots play a long Hold'em session; report each seat's win rate.
 
     felt sim holdem --seats smart,random,passive,aggressive,random,passive --hands 20000 \\
-        --seed 42 [--blinds 1/2] [--stack 200] [--workers 2] [--json]
+        --seed 42 [--blinds 1/2] [--stack 200] [--workers 2] [--json] [--phh hands.phhs]
 
 Stacks reset every hand and the button moves one seat per hand. Each seat is a strategy name
 (``random``, ``passive``, ``aggressive``, ``smart``), optionally with a difficulty for ``smart``
 (``smart:easy``, ``smart:hard``). The report gives per seat the hands, net chips, big blinds won
-per 100 hands and its standard error (and a 95% interval in the text form). The hands are shared
-between ``--workers`` processes, each with its own seed derived from ``--seed`` and its index,
-so the same seed and worker count always give the same result; each worker's table keeps its
-own player statistics. Progress goes to stderr, as ``felt sim blackjack`` does it.
+per 100 hands and its standard error (and a 95% interval in the text form), and the statistics
+that show a style (VPIP, PFR, 3-bet %, aggression factor, went to / won at showdown, the most
+raises the seat made in one hand; defined in ``engine.holdem.stats``), plus the 99th percentile
+of preflop raises per hand. ``--phh PATH`` writes every hand as PHH (a ``.phhs`` file, hands
+numbered from 1), for PokerKit, ``felt replay`` or any tracker to recompute or replay. The
+hands are shared between ``--workers`` processes, each with its own seed derived from ``--seed``
+and its index, so the same seed and worker count always give the same result; each worker's
+table keeps its own player statistics. Progress goes to stderr, as ``felt sim blackjack`` does it.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import argparse
 import hashlib
 import json
 import multiprocessing
+import os
 import queue
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -46,6 +52,8 @@ from engine.bots.simulate import (
     simulate_holdem,
 )
 from engine.errors import EngineError
+from engine.holdem import phh
+from engine.holdem.hand import Hand
 
 DEFAULT_SEATS = "smart,random,passive,aggressive,random,passive"
 CHUNK_HANDS = 20_000
@@ -87,6 +95,9 @@ def register(subparsers: SubParsers) -> None:
     )
     parser.add_argument(
         "--stack", default="200", metavar="CHIPS", help="every stack, each hand (default: 200)"
+    )
+    parser.add_argument(
+        "--phh", default=None, metavar="PATH", help="also write every hand to PATH (.phhs)"
     )
     add_run_options(parser)
     parser.set_defaults(handler=run)
@@ -130,6 +141,66 @@ def parse_stack(text: str, big_blind: int) -> int:
     return stack
 
 
+# ----------------------------------------------------------------------------------- PHH
+
+
+class PhhWriter:
+    """Writes each finished hand of a share as a ``[number]`` table of a ``.phhs`` file."""
+
+    def __init__(self, path: str, specs: Sequence[BotSpec], first_hand: int) -> None:
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self.labels = [f"Seat {seat + 1} ({spec.label})" for seat, spec in enumerate(specs)]
+        self.number = first_hand
+
+    def __call__(self, hand: Hand, order: Sequence[int]) -> None:
+        self.number += 1
+        history = phh.from_hand(
+            hand, hand=self.number, players=[self.labels[seat] for seat in order]
+        )
+        self.file.write(f"[{self.number}]\n{phh.dumps(history)}\n")
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def check_phh_path(path: str) -> None:
+    """Refuse a ``--phh`` path that cannot be written, before any hand is played."""
+    try:
+        with open(path, "w", encoding="utf-8"):
+            pass
+    except OSError as error:
+        raise CliError(f"--phh: cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _part(path: str, index: int) -> str:
+    return f"{path}.part{index}"
+
+
+def _chunk(path: str, index: int) -> str:
+    return f"{path}.chunk{index}"
+
+
+def _join_chunks(path: str, done: int) -> None:
+    """Write the finished chunks' hands to ``path`` in order; drop an unfinished chunk."""
+    with open(path, "w", encoding="utf-8") as out:
+        for index in range(done):
+            with open(_chunk(path, index), encoding="utf-8") as part:
+                shutil.copyfileobj(part, out)
+    index = 0
+    while os.path.exists(_chunk(path, index)):
+        os.remove(_chunk(path, index))
+        index += 1
+
+
+def _join_parts(path: str, indices: Sequence[int]) -> None:
+    """Concatenate the workers' PHH parts in order (their hands are numbered already)."""
+    with open(path, "w", encoding="utf-8") as out:
+        for index in indices:
+            with open(_part(path, index), encoding="utf-8") as part:
+                shutil.copyfileobj(part, out)
+            os.remove(_part(path, index))
+
+
 # ----------------------------------------------------------------------------------- running
 
 
@@ -149,18 +220,28 @@ def _play_share(
     blinds: tuple[int, int],
     stack: int,
     report: Callable[[int], None] | None,
+    phh_path: str | None = None,
+    phh_first_number: int = 0,
 ) -> HoldemSimResult:
-    return simulate_holdem(
-        specs,
-        hands,
-        seed,
-        small_blind=blinds[0],
-        big_blind=blinds[1],
-        stack=stack,
-        first_hand=first_hand,
-        progress=report,
-        progress_every=_PROGRESS_EVERY,
+    writer = (
+        PhhWriter(phh_path, specs, phh_first_number + first_hand) if phh_path is not None else None
     )
+    try:
+        return simulate_holdem(
+            specs,
+            hands,
+            seed,
+            small_blind=blinds[0],
+            big_blind=blinds[1],
+            stack=stack,
+            first_hand=first_hand,
+            progress=report,
+            progress_every=_PROGRESS_EVERY,
+            on_hand=writer,
+        )
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def _worker(*, index: int, channel: Any, **share: Any) -> None:  # pragma: no cover - child
@@ -182,11 +263,15 @@ def run_simulation(
     stack: int = 200,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    phh_path: str | None = None,
+    phh_first_number: int = 0,
 ) -> HoldemSimResult:
     """Play ``hands`` hands over ``workers`` processes; deterministic for the same arguments.
 
-    Worker ``i`` plays its share with its own seed, and its button starts where the shares
-    before it end, so the button still moves round the table evenly."""
+        Worker ``i`` plays its share with its own seed, and its button starts where the shares
+        before it end, so the button still moves round the table evenly. With ``phh_path`` every
+        hand is written there (each worker writes a part, joined in order at the end), numbered from
+    ``phh_first_number + 1``."""
     try:
         check_setup(specs, hands, blinds[0], blinds[1], stack)
     except EngineError as error:
@@ -194,9 +279,10 @@ def run_simulation(
     counts = shares(hands, workers)
     starts = [sum(counts[:index]) for index in range(workers)]
     if workers == 1:
-        return _play_share(specs, hands, seed, 0, blinds, stack, progress)
-    methods = multiprocessing.get_all_start_methods()
-    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        return _play_share(
+            specs, hands, seed, 0, blinds, stack, progress, phh_path, phh_first_number
+        )
+    context = _process_context()
     channel = context.Queue()
     processes = [
         context.Process(
@@ -210,6 +296,8 @@ def run_simulation(
                 "first_hand": starts[index],
                 "blinds": blinds,
                 "stack": stack,
+                "phh_path": _part(phh_path, index) if phh_path is not None else None,
+                "phh_first_number": phh_first_number,
             },
             daemon=True,
         )
@@ -219,34 +307,60 @@ def run_simulation(
     active = [index for index in range(workers) if counts[index] > 0]
     for process in processes:
         process.start()
-    done: dict[int, HoldemSimResult] = {}
-    played = [0] * workers
     try:
-        while len(done) < len(active):
-            try:
-                kind, index, payload = channel.get(timeout=0.5)
-            except queue.Empty:
-                for index, process in zip(active, processes, strict=True):
-                    if index not in done and not process.is_alive() and process.exitcode:
-                        raise CliError(
-                            f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
-                        ) from None
-                continue
-            if kind == "progress":
-                played[index] = payload
-                if progress is not None:
-                    progress(sum(played))
-            elif kind == "done":
-                done[index] = payload
-                played[index] = counts[index]
-            else:
-                raise CliError(f"worker {index} failed: {payload}")
+        done = _collect(channel, processes, active, counts, progress)
     finally:
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-            process.join()
+        _stop(processes)
+    if phh_path is not None:
+        _join_parts(phh_path, active)
     return HoldemSimResult.combine(done[index] for index in active)
+
+
+def _process_context() -> Any:
+    """Fork where the platform has it (fast to start), else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _stop(processes: Sequence[Any]) -> None:
+    """End every worker that is still running and wait for all of them."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+        process.join()
+
+
+def _collect(
+    channel: Any,
+    processes: Sequence[Any],
+    active: Sequence[int],
+    counts: Sequence[int],
+    progress: Callable[[int], None] | None,
+) -> dict[int, HoldemSimResult]:
+    """Each active worker's result, reporting progress as their messages arrive; a
+    ``CliError`` if a worker fails or dies."""
+    done: dict[int, HoldemSimResult] = {}
+    played = [0] * len(counts)
+    while len(done) < len(active):
+        try:
+            kind, index, payload = channel.get(timeout=0.5)
+        except queue.Empty:
+            for index, process in zip(active, processes, strict=True):
+                if index not in done and not process.is_alive() and process.exitcode:
+                    raise CliError(
+                        f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
+                    ) from None
+            continue
+        if kind == "progress":
+            played[index] = payload
+            if progress is not None:
+                progress(sum(played))
+        elif kind == "done":
+            done[index] = payload
+            played[index] = counts[index]
+        else:
+            raise CliError(f"worker {index} failed: {payload}")
+    return done
 
 
 # ----------------------------------------------------------------------------------- progress
@@ -267,16 +381,30 @@ def format_report(
         f"stacks {stack:,} ({stack / blinds[1]:g} bb, reset every hand), seed {seed:,}, "
         f"{workers} worker{'s' if workers > 1 else ''}",
         f"{'seat':>4}  {'strategy':<12} {'hands':>8} {'net':>11} {'bb/100':>9} {'± s.e.':>8}"
-        "  95% interval",
+        f"  {'95% interval':<16} {'VPIP':>5} {'PFR':>5} {'3bet':>5} {'AF':>5} {'WTSD':>5} "
+        f"{'W$SD':>5} {'max raises':>10}",
     ]
     for seat in result.seats:
         low, high = seat.interval_95
+        style = seat.style
+        interval = f"[{low:+.1f}, {high:+.1f}]"
         lines.append(
             f"{seat.seat:>4}  {seat.strategy:<12} {seat.hands:>8,} {seat.net:>+11,} "
-            f"{seat.bb_per_100:>+9.2f} {seat.stderr_bb_per_100:>8.2f}  "
-            f"[{low:+.1f}, {high:+.1f}]"
+            f"{seat.bb_per_100:>+9.2f} {seat.stderr_bb_per_100:>8.2f}  {interval:<16} "
+            f"{_figure(style.vpip_pct)} {_figure(style.pfr_pct)} "
+            f"{_figure(style.three_bet_pct)} {_figure(style.af, 2)} "
+            f"{_figure(style.wtsd_pct)} {_figure(style.wsd_pct)} "
+            f"{style.max_raises_in_a_hand:>10}"
         )
+    lines.append(
+        f"preflop raises per hand, 99th percentile (all players): {result.preflop_raises_p99}"
+    )
     return "\n".join(lines)
+
+
+def _figure(value: float | None, decimals: int = 1) -> str:
+    """A percentage or factor in five columns; ``-`` when there was nothing to measure."""
+    return f"{'-':>5}" if value is None else f"{value:>5.{decimals}f}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -287,22 +415,33 @@ def run(args: argparse.Namespace) -> int:
     stack = parse_stack(args.stack, blinds[1])
     seed, chosen = parse_seed(args.seed)
     workers = parse_workers(args.workers)
+    if args.phh is not None:
+        check_phh_path(args.phh)
     err = sys.stderr
     if chosen:
         print(f"felt sim holdem: no --seed given, using --seed {seed}", file=err)
+
+    done_chunks: list[int] = []
 
     def play(
         index: int, count: int, _: int, report: Callable[[int], None] | None
     ) -> HoldemSimResult:
         seed_of_chunk = chunk_seed(seed, index)
-        return run_simulation(
+        result = run_simulation(
             specs, count, seed_of_chunk, blinds=blinds, stack=stack, workers=workers,
-            progress=report,
+            progress=report, phh_path=_chunk(args.phh, index) if args.phh else None,
+            phh_first_number=sum(done_chunks),
         )  # fmt: skip
+        done_chunks.append(count)
+        return result
 
-    outcome, elapsed = run_with_progress(
-        SHAPE, hands, workers, args.progress, play, HoldemSimResult.combine, err
-    )
+    try:
+        outcome, elapsed = run_with_progress(
+            SHAPE, hands, workers, args.progress, play, HoldemSimResult.combine, err
+        )
+    finally:
+        if args.phh is not None:
+            _join_chunks(args.phh, len(done_chunks))
     result = outcome.result
     if result is None:
         return nothing_finished(SHAPE, err)

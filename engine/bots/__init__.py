@@ -17,6 +17,7 @@ from engine.bots.errors import (
     NotSeatsTurnError,
     UnknownStrategyError,
 )
+from engine.bots.personality import DecisionFacts, Personality, PersonalityError, think_time
 from engine.bots.registry import (
     DIFFICULTIES,
     STRATEGY_NAMES,
@@ -37,11 +38,14 @@ __all__ = [
     "BotError",
     "BotPlayer",
     "BotSpec",
+    "DecisionFacts",
     "Difficulty",
     "HandBot",
     "IllegalBotActionError",
     "NotSeatsTurnError",
     "PassiveStrategy",
+    "Personality",
+    "PersonalityError",
     "PlayerStats",
     "PublicAction",
     "RandomStrategy",
@@ -53,4 +57,5 @@ __all__ = [
     "make_hand_bot",
     "make_strategy",
     "parse_seats",
+    "think_time",
 ]

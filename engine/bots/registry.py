@@ -13,14 +13,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.bots.errors import UnknownStrategyError
+from engine.bots.personality import NEUTRAL, Personality
 from engine.bots.smart import Difficulty, SmartStrategy
 from engine.bots.strategy import AggressiveStrategy, PassiveStrategy, RandomStrategy, Strategy
 
-_FACTORIES: Mapping[str, Callable[[Difficulty], Strategy]] = {
-    "random": lambda _difficulty: RandomStrategy(),
-    "passive": lambda _difficulty: PassiveStrategy(),
-    "aggressive": lambda _difficulty: AggressiveStrategy(),
-    "smart": SmartStrategy,
+_FACTORIES: Mapping[str, Callable[[Difficulty, Personality], Strategy]] = {
+    "random": lambda _difficulty, _personality: RandomStrategy(),
+    "passive": lambda _difficulty, _personality: PassiveStrategy(),
+    "aggressive": lambda _difficulty, _personality: AggressiveStrategy(),
+    "smart": lambda difficulty, personality: SmartStrategy(difficulty, personality=personality),
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_FACTORIES)
@@ -81,12 +82,18 @@ class BotSpec:
         return cls(name, Difficulty(level))
 
 
-def make_strategy(spec: BotSpec | str, difficulty: Difficulty | None = None) -> Strategy:
+def make_strategy(
+    spec: BotSpec | str,
+    difficulty: Difficulty | None = None,
+    *,
+    personality: Personality = NEUTRAL,
+) -> Strategy:
     """A new strategy object for one seat. ``spec`` may be a ``BotSpec`` or its text;
-    ``difficulty``, if given, overrides the spec's (and is ignored by the simple strategies)."""
+    ``difficulty``, if given, overrides the spec's; both it and ``personality`` are ignored by
+    the simple strategies."""
     parsed = BotSpec.parse(spec) if isinstance(spec, str) else spec
     level = difficulty if difficulty is not None else parsed.difficulty
-    return _FACTORIES[parsed.strategy](level)
+    return _FACTORIES[parsed.strategy](level, personality)
 
 
 def parse_seats(text: str) -> tuple[BotSpec, ...]:

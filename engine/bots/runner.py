@@ -32,6 +32,7 @@ from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
+from engine.bots.personality import Personality
 from engine.bots.registry import BotSpec, make_strategy
 from engine.bots.stats import TableStats
 from engine.bots.strategy import Strategy, check_or_fold
@@ -155,6 +156,10 @@ class HandBot:
 
 
 def make_hand_bot(name: str, strategy: str, rng: random.Random) -> HandBot:
-    """A ``HandBot`` playing ``strategy`` (``"smart"``, ``"smart:hard"``, ...); ``name`` is the
-    seat's display name and is not used. Matches ``bot.holdem.host.BotFactory``."""
-    return HandBot(strategy, rng)
+    """A ``HandBot`` playing ``strategy`` (``"smart"``, ``"smart:hard"``, ...) with the
+    personality its ``name`` draws at its level: the host stores the seat's bot name, so the
+    same seat plays the same way after a restart. Matches ``bot.holdem.host.BotFactory``."""
+    spec = BotSpec.parse(strategy)
+    bot = HandBot(spec, rng)
+    bot.player.strategy = make_strategy(spec, personality=Personality.draw(spec.difficulty, name))
+    return bot

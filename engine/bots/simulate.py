@@ -3,8 +3,10 @@
 ``simulate_holdem`` seats one strategy per seat and plays ``hands`` hands of the real engine:
 stacks reset to ``stack`` every hand, the button moves one seat each hand, and every decision is
 made from a ``SeatView`` with the table's public statistics, exactly as at a live table. Results
-are exact integer totals per seat (net chips and the sum of squared per-hand nets), so shares of
-a run played in parallel combine into the same figures. Same seed, same result.
+are exact integer totals per seat (net chips, the sum of squared per-hand nets, and the style
+counts of ``engine.holdem.stats``: VPIP, PFR, 3-bet, AF, WTSD, W$SD) and a histogram of preflop
+raises per hand, so shares of a run played in parallel combine into the same figures. Each smart
+seat gets a ``Personality`` drawn from its level and the seed. Same seed, same result.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.bots.errors import IllegalBotActionError
+from engine.bots.personality import Personality
 from engine.bots.registry import BotSpec, make_strategy
 from engine.bots.stats import PlayerStats, TableStats
 from engine.bots.strategy import Strategy
@@ -22,6 +25,8 @@ from engine.bots.view import SeatView
 from engine.errors import MalformedInputError
 from engine.holdem.hand import Hand
 from engine.holdem.stakes import Stakes
+from engine.holdem.stats import NO_COUNTS, StyleCounts, hand_tally
+from engine.holdem.stats import total as total_style
 
 MIN_SEATS, MAX_SEATS = 2, 10
 
@@ -40,6 +45,8 @@ class SeatResult:
     net: int
     net_squares: int
     big_blind: int
+    style: StyleCounts = NO_COUNTS
+    """The seat's VPIP, PFR, 3-bet, AF, WTSD and W$SD counts over the run."""
 
     @property
     def bb_per_100(self) -> float:
@@ -70,11 +77,27 @@ class HoldemSimResult:
     hands: int
     big_blind: int
     seats: tuple[SeatResult, ...]
+    preflop_raises: tuple[int, ...] = ()
+    """``preflop_raises[k]``: the hands with ``k`` preflop bets and raises, all players
+    together (an open-raise counts one, the big blind's post none)."""
+
+    @property
+    def preflop_raises_p99(self) -> int:
+        """The 99th percentile of the preflop raises per hand (nearest rank)."""
+        wanted = math.ceil(0.99 * sum(self.preflop_raises))
+        seen = 0
+        for raises, count in enumerate(self.preflop_raises):
+            seen += count
+            if seen >= wanted:
+                return raises
+        return 0
 
     def summary(self) -> dict[str, object]:
-        """The JSON ``felt sim holdem --json`` prints, with exactly the issue's fields."""
+        """The JSON ``felt sim holdem --json`` prints, with exactly the issue's fields
+        (percentages and AF are ``null`` when there was nothing to measure)."""
         return {
             "hands": self.hands,
+            "preflop_raises_p99": self.preflop_raises_p99,
             "seats": [
                 {
                     "seat": seat.seat,
@@ -82,6 +105,13 @@ class HoldemSimResult:
                     "net": seat.net,
                     "bb_per_100": seat.bb_per_100,
                     "stderr_bb_per_100": seat.stderr_bb_per_100,
+                    "vpip_pct": seat.style.vpip_pct,
+                    "pfr_pct": seat.style.pfr_pct,
+                    "three_bet_pct": seat.style.three_bet_pct,
+                    "af": seat.style.af,
+                    "wtsd_pct": seat.style.wtsd_pct,
+                    "wsd_pct": seat.style.wsd_pct,
+                    "max_raises_in_a_hand": seat.style.max_raises_in_a_hand,
                 }
                 for seat in self.seats
             ],
@@ -105,9 +135,17 @@ class HoldemSimResult:
                     sum(s.net for s in same),
                     sum(s.net_squares for s in same),
                     seat.big_blind,
+                    total_style(s.style for s in same),
                 )
             )
-        return HoldemSimResult(sum(p.hands for p in parts), first.big_blind, tuple(seats))
+        longest = max(len(part.preflop_raises) for part in parts)
+        histogram = tuple(
+            sum(part.preflop_raises[k] for part in parts if k < len(part.preflop_raises))
+            for k in range(longest)
+        )
+        return HoldemSimResult(
+            sum(p.hands for p in parts), first.big_blind, tuple(seats), histogram
+        )
 
 
 def session_rng(seed: int, purpose: str) -> random.Random:
@@ -174,20 +212,24 @@ def simulate_holdem(
     first_hand: int = 0,
     progress: Callable[[int], None] | None = None,
     progress_every: int = 100,
+    on_hand: Callable[[Hand, Sequence[int]], None] | None = None,
 ) -> HoldemSimResult:
     """Play ``hands`` hands between the seats ``specs`` and total each seat's results.
 
     The button starts at seat ``first_hand % seats`` and moves one seat per hand; ``progress``
-    is called with the hands played every ``progress_every`` hands and at the end.
+    is called with the hands played every ``progress_every`` hands and at the end; ``on_hand``
+    with each finished hand and the seat (from 0) of each of its PHH players.
     """
     check_setup(specs, hands, small_blind, big_blind, stack)
     n = len(specs)
     stakes = Stakes.standard(n, small_blind, big_blind)
-    strategies = [make_strategy(spec) for spec in specs]
+    strategies = [
+        make_strategy(spec, personality=Personality.draw(spec.difficulty, f"{seed}:{seat}"))
+        for seat, spec in enumerate(specs)
+    ]
     rngs = [session_rng(seed, f"seat:{seat}") for seat in range(n)]
     book = TableStats()
-    nets = [0] * n
-    squares = [0] * n
+    totals = _Totals(n, stack)
     stacks = [stack] * n
     for number in range(hands):
         order = seating(first_hand + number, n)
@@ -200,16 +242,46 @@ def simulate_holdem(
             [rngs[seat] for seat in order],
             book.snapshot(order),
         )
-        final_stacks = hand.stacks
-        for player, seat in enumerate(order):
-            result = final_stacks[player] - stack
-            nets[seat] += result
-            squares[seat] += result * result
+        totals.add(hand, order)
         book.record(hand.events, order)
+        if on_hand is not None:
+            on_hand(hand, order)
         if progress is not None and ((number + 1) % progress_every == 0 or number + 1 == hands):
             progress(number + 1)
     seats = tuple(
-        SeatResult(seat + 1, specs[seat].label, hands, nets[seat], squares[seat], big_blind)
+        SeatResult(
+            seat + 1,
+            specs[seat].label,
+            hands,
+            totals.nets[seat],
+            totals.squares[seat],
+            big_blind,
+            totals.styles[seat],
+        )
         for seat in range(n)
     )
-    return HoldemSimResult(hands, big_blind, seats)
+    return HoldemSimResult(hands, big_blind, seats, tuple(totals.histogram))
+
+
+class _Totals:
+    """A session's running totals by seat: nets, squared nets, style counts, and the
+    histogram of preflop raises per hand."""
+
+    def __init__(self, seats: int, stack: int) -> None:
+        self.stack = stack
+        self.nets = [0] * seats
+        self.squares = [0] * seats
+        self.styles = [NO_COUNTS] * seats
+        self.histogram: list[int] = []
+
+    def add(self, hand: Hand, order: Sequence[int]) -> None:
+        """Count a finished hand whose PHH player ``i`` sat in seat ``order[i]``."""
+        for player, seat in enumerate(order):
+            result = hand.stacks[player] - self.stack
+            self.nets[seat] += result
+            self.squares[seat] += result * result
+        tally = hand_tally(hand.events, len(order))
+        for player, counts in enumerate(tally.counts()):
+            self.styles[order[player]] += counts
+        self.histogram.extend([0] * (tally.preflop_raises + 1 - len(self.histogram)))
+        self.histogram[tally.preflop_raises] += 1

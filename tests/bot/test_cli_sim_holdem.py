@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,9 @@ from bot.cli import main
 from bot.cli.common import CliError
 from bot.cli.sim_holdem import parse_blinds, parse_seat_list, parse_stack
 from bot.cli.simulation import Progress
+from engine.holdem import phh
+from engine.holdem.phh import replay
+from tests.engine.holdem.pokerkit_hands import pokerkit_finishing_stacks
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -28,16 +32,24 @@ def test_sim_holdem_json_has_exactly_the_issue_fields(capsys: pytest.CaptureFixt
     assert len(lines) == 1
     report = json.loads(lines[0])
     assert list(report) == [
-        "hands", "seats", "seat_strategies", "blinds", "stack", "seed", "workers",
+        "hands", "preflop_raises_p99", "seats", "seat_strategies", "blinds", "stack", "seed",
+        "workers",
     ]  # fmt: skip
     assert report["seat_strategies"] == ["smart", "random", "passive"]
     assert (report["blinds"], report["stack"], report["seed"]) == ([1, 2], 200, 3)
     assert report["hands"] == 40
+    assert isinstance(report["preflop_raises_p99"], int)
     assert [seat["seat"] for seat in report["seats"]] == [1, 2, 3]
     assert [seat["strategy"] for seat in report["seats"]] == ["smart", "random", "passive"]
     for seat in report["seats"]:
-        assert list(seat) == ["seat", "strategy", "net", "bb_per_100", "stderr_bb_per_100"]
+        assert list(seat) == [
+            "seat", "strategy", "net", "bb_per_100", "stderr_bb_per_100", "vpip_pct", "pfr_pct",
+            "three_bet_pct", "af", "wtsd_pct", "wsd_pct", "max_raises_in_a_hand",
+        ]  # fmt: skip
         assert isinstance(seat["net"], int)
+        assert 0 <= seat["vpip_pct"] <= 100 and seat["pfr_pct"] <= seat["vpip_pct"]
+    passive = report["seats"][2]
+    assert passive["pfr_pct"] == 0 and passive["max_raises_in_a_hand"] == 0
     assert sum(seat["net"] for seat in report["seats"]) == 0
     assert "40 hands in" in err
 
@@ -60,7 +72,10 @@ def test_sim_holdem_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "Hold'em: 20 hands, 2 seats, blinds 5/10, stacks 1,000 (100 bb" in out
     assert "bb/100" in out and "95% interval" in out
-    assert out.count("\n") == 4  # title, header, two seats
+    for column in ("VPIP", "PFR", "3bet", "AF", "WTSD", "W$SD", "max raises"):
+        assert column in out.splitlines()[1]
+    assert "preflop raises per hand, 99th percentile (all players):" in out
+    assert out.count("\n") == 5  # title, header, two seats, the preflop raises line
 
 
 def test_sim_holdem_without_seed_picks_and_prints_one(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,6 +92,37 @@ def test_sim_holdem_workers_split_the_hands(capsys: pytest.CaptureFixture[str]) 
     assert double == again
     assert double["hands"] == single["hands"] == 30
     assert sum(seat["net"] for seat in double["seats"]) == 0
+
+
+def test_sim_holdem_phh_replays_to_the_same_stacks_in_felt_and_pokerkit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "hands.phhs"
+    args = ("--seats", "smart,smart:hard,aggressive", "--hands", "30", "--seed", "5")
+    code, _, _ = run(capsys, *args, "--phh", str(path), "--workers", "2")
+    assert code == 0
+    histories = phh.loads_all(path.read_text(encoding="utf-8"))
+    assert [name for name, _ in histories] == [str(n) for n in range(1, 31)]
+    for _, history in histories:
+        assert replay(history).stacks == history.finishing_stacks
+        assert pokerkit_finishing_stacks(phh.dumps(history)) == history.finishing_stacks
+    assert list(tmp_path.iterdir()) == [path]  # the workers' parts are gone
+    # One worker writes the same hands' format; `felt replay` reads the file.
+    code, _, _ = run(capsys, *args, "--phh", str(path))
+    assert code == 0 and len(phh.loads_all(path.read_text(encoding="utf-8"))) == 30
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.count("finishing_stacks") == 30
+
+
+def test_sim_holdem_refuses_an_unwritable_phh_path_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = run(capsys, "--hands", "5", "--phh", str(tmp_path / "no" / "x.phhs"))
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"felt sim: --phh: cannot write {str(tmp_path / 'no' / 'x.phhs')!r}: "
+        "No such file or directory"
+    ]
 
 
 @pytest.mark.parametrize(

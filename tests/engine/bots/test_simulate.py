@@ -50,12 +50,15 @@ def test_simulate_reports_bb_per_100_and_its_standard_error() -> None:
 def test_simulate_summary_has_exactly_the_documented_fields() -> None:
     result = simulate_holdem(parse_seats("random,passive"), 20, seed=1)
     summary = result.summary()
-    assert list(summary) == ["hands", "seats"]
+    assert list(summary) == ["hands", "preflop_raises_p99", "seats"]
     assert summary["hands"] == 20
     seats = summary["seats"]
     assert isinstance(seats, list)
     for entry in seats:
-        assert list(entry) == ["seat", "strategy", "net", "bb_per_100", "stderr_bb_per_100"]
+        assert list(entry) == [
+            "seat", "strategy", "net", "bb_per_100", "stderr_bb_per_100", "vpip_pct",
+            "pfr_pct", "three_bet_pct", "af", "wtsd_pct", "wsd_pct", "max_raises_in_a_hand",
+        ]  # fmt: skip
 
 
 def test_simulate_results_combine_by_adding_hands_and_nets() -> None:

@@ -1,0 +1,76 @@
+"""Personalities: drawn per seat within the level's ranges, stable, stored as text; think time."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bots.personality import (
+    NAMES,
+    RANGES,
+    DecisionFacts,
+    Personality,
+    PersonalityError,
+    think_time,
+)
+from engine.bots.runner import make_hand_bot
+from engine.bots.smart import SmartStrategy
+from engine.holdem import ActionKind, Street
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_personalities_are_stable_and_stay_in_the_levels_ranges(level: str) -> None:
+    drawn = [Personality.draw(level, f"seat {i}") for i in range(60)]
+    assert drawn == [Personality.draw(level, f"seat {i}") for i in range(60)]
+    traits = RANGES[level]
+    for p in drawn:
+        assert traits.looseness.low <= p.looseness <= traits.looseness.high
+        assert traits.aggression.low <= p.aggression <= traits.aggression.high
+        assert p.name in NAMES
+    # A table of five is not five copies.
+    assert len({(p.looseness, p.aggression) for p in drawn[:5]}) == 5
+    assert len({p.name for p in drawn}) > 10
+
+
+def test_personality_text_round_trips_and_bad_text_is_refused() -> None:
+    p = Personality.draw("hard", "Ada")
+    assert Personality.parse(p.text) == p
+    assert Personality.parse("Zoe/+0.010/-0.030") == Personality("Zoe", 0.01, -0.03)
+    for bad in ("", "Zoe", "Zoe/1/2", "Zoe/+0.010/-0.030/x", "12/+0.010/-0.030"):
+        with pytest.raises(PersonalityError, match="not a bot personality"):
+            Personality.parse(bad)
+    with pytest.raises(PersonalityError, match="no personalities"):
+        Personality.draw("legendary", 1)
+
+
+def test_a_table_bot_takes_the_personality_of_its_name() -> None:
+    import random
+
+    first = make_hand_bot("Ada", "smart:hard", random.Random(1)).player.strategy
+    again = make_hand_bot("Ada", "smart:hard", random.Random(2)).player.strategy
+    other = make_hand_bot("Bea", "smart:hard", random.Random(1)).player.strategy
+    assert isinstance(first, SmartStrategy) and isinstance(other, SmartStrategy)
+    assert isinstance(again, SmartStrategy)
+    assert first.personality == again.personality == Personality.draw("hard", "Ada")
+    assert other.personality != first.personality
+
+
+def facts(kind: ActionKind, street: Street = Street.PREFLOP, **more: int | bool) -> DecisionFacts:
+    values: dict[str, int | bool] = {"cost": 0, "pot": 30, "stack": 200, "facing_bet": False}
+    values.update(more)
+    return DecisionFacts(street, kind, int(values["cost"]), int(values["pot"]),
+                         int(values["stack"]), bool(values["facing_bet"]),
+                         bool(values.get("all_in", False)))  # fmt: skip
+
+
+def test_think_time_is_quick_for_trash_folds_and_long_for_big_decisions() -> None:
+    delay = 4.0
+    fold = think_time(facts(ActionKind.FOLD, facing_bet=True), delay)
+    check = think_time(facts(ActionKind.CHECK, Street.FLOP), delay)
+    small_bet = think_time(facts(ActionKind.BET, Street.FLOP, cost=10), delay)
+    big_call = think_time(facts(ActionKind.CALL, Street.RIVER, cost=150, facing_bet=True), delay)
+    shove = think_time(facts(ActionKind.RAISE, cost=200, all_in=True), delay, jitter=0.99)
+    assert fold < check < small_bet < big_call <= shove <= delay
+    assert fold <= 0.15 * delay
+    assert think_time(facts(ActionKind.CALL, cost=150), 0.0) == 0.0
+    times = {think_time(facts(ActionKind.CALL, cost=20), delay, j / 10) for j in range(10)}
+    assert len(times) > 5 and max(times) <= delay
