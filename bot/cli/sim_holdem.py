@@ -23,7 +23,6 @@ import hashlib
 import json
 import multiprocessing
 import os
-import queue
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -42,7 +41,8 @@ from bot.cli.simulation import (
     run_with_progress,
 )
 from bot.numbers import NumberError, quote, read_whole
-from engine.blackjack.parallel import shares
+from engine.blackjack.errors import SimulationError
+from engine.blackjack.parallel import collect_results, shares, stop_workers
 from engine.bots.registry import STRATEGY_NAMES, BotSpec, parse_seats
 from engine.bots.simulate import (
     MAX_SEATS,
@@ -308,9 +308,11 @@ def run_simulation(
     for process in processes:
         process.start()
     try:
-        done = _collect(channel, processes, active, counts, progress)
+        done = collect_results(channel, processes, active, counts, progress)
+    except SimulationError as error:
+        raise CliError(str(error)) from None
     finally:
-        _stop(processes)
+        stop_workers(processes)
     if phh_path is not None:
         _join_parts(phh_path, active)
     return HoldemSimResult.combine(done[index] for index in active)
@@ -320,47 +322,6 @@ def _process_context() -> Any:
     """Fork where the platform has it (fast to start), else spawn."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-def _stop(processes: Sequence[Any]) -> None:
-    """End every worker that is still running and wait for all of them."""
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-        process.join()
-
-
-def _collect(
-    channel: Any,
-    processes: Sequence[Any],
-    active: Sequence[int],
-    counts: Sequence[int],
-    progress: Callable[[int], None] | None,
-) -> dict[int, HoldemSimResult]:
-    """Each active worker's result, reporting progress as their messages arrive; a
-    ``CliError`` if a worker fails or dies."""
-    done: dict[int, HoldemSimResult] = {}
-    played = [0] * len(counts)
-    while len(done) < len(active):
-        try:
-            kind, index, payload = channel.get(timeout=0.5)
-        except queue.Empty:
-            for index, process in zip(active, processes, strict=True):
-                if index not in done and not process.is_alive() and process.exitcode:
-                    raise CliError(
-                        f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
-                    ) from None
-            continue
-        if kind == "progress":
-            played[index] = payload
-            if progress is not None:
-                progress(sum(played))
-        elif kind == "done":
-            done[index] = payload
-            played[index] = counts[index]
-        else:
-            raise CliError(f"worker {index} failed: {payload}")
-    return done
 
 
 # ----------------------------------------------------------------------------------- progress

@@ -12,7 +12,7 @@ import hashlib
 import multiprocessing
 import queue
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.blackjack.errors import SimulationError
@@ -99,30 +99,38 @@ def run_parallel(
     for process in processes:
         process.start()
     try:
-        done = _collect(channel, processes, counts, progress)
+        done = collect_results(channel, processes, range(workers), counts, progress)
     finally:
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-            process.join()
+        stop_workers(processes)
     return SimResult.combine(done[index] for index in range(workers))
 
 
-def _collect(
+def stop_workers(processes: Sequence[Any]) -> None:
+    """End every worker that is still running and wait for all of them."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+        process.join()
+
+
+def collect_results(
     channel: Any,
-    processes: list[Any],
-    counts: list[int],
+    processes: Sequence[Any],
+    active: Sequence[int],
+    counts: Sequence[int],
     progress: Callable[[int], None] | None,
-) -> dict[int, SimResult]:
-    """Each worker's result by index, reporting progress as it comes; raises if one fails."""
-    workers = len(processes)
-    done: dict[int, SimResult] = {}
-    played = [0] * workers
-    while len(done) < workers:
+) -> dict[int, Any]:
+    """Each worker's result by index (``processes[i]`` is worker ``active[i]``), reporting
+    progress as messages arrive; :class:`SimulationError` if a worker fails or dies. Workers send
+    ``("progress", index, played)``, ``("done", index, result)`` or ``("error", index, text)``.
+    Both simulators (Blackjack here, Hold'em in ``felt sim holdem``) collect through this."""
+    done: dict[int, Any] = {}
+    played = [0] * len(counts)
+    while len(done) < len(active):
         try:
             kind, index, payload = channel.get(timeout=0.5)
         except queue.Empty:
-            for index, process in enumerate(processes):
+            for index, process in zip(active, processes, strict=True):
                 if index not in done and not process.is_alive() and process.exitcode:
                     raise SimulationError(
                         f"worker {index} stopped unexpectedly (exit code {process.exitcode})"
