@@ -263,10 +263,13 @@ class HandLifecycle:
                 await self.publish(await self._with_equities(event))
             else:
                 await self.publish(event)
-        await self._publish_table()
         if hand.is_complete:
+            # No table picture of its own: the result carries it, so the shown cards are never
+            # on the table message before the hand's result is published.
             await self._finish_hand()
-        elif leavers and self._leaver_to_act():
+            return
+        await self._publish_table()
+        if leavers and self._leaver_to_act():
             await self._play_for_leavers()
         else:
             await self._next_turn()

@@ -19,10 +19,12 @@ from bot.holdem.events import (
     ActionTaken,
     HandDealt,
     HandFinished,
+    HandsTabled,
     HoldemTableClosed,
     HoleCards,
     PlayerLeft,
     PlayerSatOut,
+    TableChanged,
     TurnStarted,
 )
 from bot.holdem.host import HoldemTable
@@ -189,6 +191,26 @@ async def test_host_settles_every_hand_and_conserves_chips(
     assert (await storage.check()).ok
     at_table = sum(seat.stack for seat in table.seats.values())
     assert await storage.balance(GUILD, ALICE) + table.seats[1].stack == STARTING or at_table > 0
+
+
+async def test_host_never_publishes_face_up_cards_before_the_hands_result(
+    make_table: TableFactory, scheduler: ManualScheduler, recorder: HoldemRecorder
+) -> None:
+    """Calling stations check every hand down to a showdown: no table picture may show a face-up
+    card of a hand before that hand's cards were tabled (all-in) or its result published."""
+    table = await make_table(bots=3)
+    await table.join(ALICE, "Alice", 500)
+    await play_out(table, scheduler, hands=4)
+    public: set[int] = set()
+    showed_cards = 0
+    for event in recorder.events:
+        if isinstance(event, HandsTabled | HandFinished):
+            public.add(event.hand_id)
+        if isinstance(event, TableChanged | HandFinished) and event.snapshot.hand_id is not None:
+            face_up = [seat for seat in event.snapshot.seats if seat.shown_cards]
+            showed_cards += bool(face_up)
+            assert not face_up or event.snapshot.hand_id in public, event
+    assert showed_cards >= 4  # every hand ended in a showdown the table showed
 
 
 async def test_host_leave_mid_hand_cashes_out_after_it(
