@@ -3,44 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.support.bot_world import World
-
-REPOSITORY = Path(__file__).resolve().parents[2]
+from tests.e2e.support.felt_process import start_felt_run, write_run_config
 
 
 def write_config(path: Path, fake: FakeDiscord, database: Path, *, log_format: str) -> Path:
-    path.write_text(
-        "[discord]\n"
-        f'api_base_url = "{fake.api_base_url}"\n'
-        f'gateway_url = "{fake.gateway_url}"\n'
-        "shutdown_grace_seconds = 5\n"
-        "[database]\n"
-        f'path = "{database}"\n'
-        "[logging]\n"
-        f'format = "{log_format}"\n',
-        encoding="utf-8",
-    )
-    return path
-
-
-async def felt_run(config: Path, token: str) -> asyncio.subprocess.Process:
-    environment = {**os.environ, "DISCORD_TOKEN": token, "PYTHONPATH": str(REPOSITORY)}
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.cli",
-        "run",
-        "--config",
-        str(config),
-        env=environment,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+    return write_run_config(
+        path,
+        api_base_url=fake.api_base_url,
+        gateway_url=fake.gateway_url,
+        database=database,
+        discord="shutdown_grace_seconds = 5\n",
+        sections=f'[logging]\nformat = "{log_format}"\n',
     )
 
 
@@ -52,7 +30,7 @@ async def test_felt_run_serves_commands_and_stops_cleanly_on_sigterm(
     )
 
     for run in range(2):
-        process = await felt_run(config, fake_discord.token)
+        process = await start_felt_run(config, fake_discord.token)
         try:
             await fake_discord.wait_for_bot(within=30)
             interaction = await fake_discord.slash(world.alice, world.channel, "ping")
@@ -81,7 +59,7 @@ async def test_felt_run_with_a_refused_token_says_so_in_one_line(
         tmp_path / "config.toml", fake_discord, tmp_path / "felt.db", log_format="text"
     )
 
-    process = await felt_run(config, "not-the-token")
+    process = await start_felt_run(config, "not-the-token")
     _stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
 
     assert process.returncode == 1

@@ -4,9 +4,7 @@ and SIGINT or SIGTERM at any moment of the startup stops it cleanly with exit st
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,37 +12,18 @@ import pytest
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.fakediscord.faults import HANG
 from tests.e2e.fakediscord.misbehaving import MisbehavingEndpoint, Misbehaviour
+from tests.e2e.support.felt_process import start_felt_run, write_run_config
 
-REPOSITORY = Path(__file__).resolve().parents[2]
 TIMEOUT_SECONDS = 2
 
 
 def write_config(tmp_path: Path, *, api_base_url: str, gateway_url: str) -> Path:
-    config = tmp_path / "config.toml"
-    config.write_text(
-        "[discord]\n"
-        f'api_base_url = "{api_base_url}"\n'
-        f'gateway_url = "{gateway_url}"\n'
-        f"connect_timeout_seconds = {TIMEOUT_SECONDS}\n"
-        "[database]\n"
-        f'path = "{tmp_path / "felt.db"}"\n',
-        encoding="utf-8",
-    )
-    return config
-
-
-async def felt_run(config: Path, token: str = "token") -> asyncio.subprocess.Process:
-    environment = {**os.environ, "DISCORD_TOKEN": token, "PYTHONPATH": str(REPOSITORY)}
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.cli",
-        "run",
-        "--config",
-        str(config),
-        env=environment,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+    return write_run_config(
+        tmp_path / "config.toml",
+        api_base_url=api_base_url,
+        gateway_url=gateway_url,
+        database=tmp_path / "felt.db",
+        discord=f"connect_timeout_seconds = {TIMEOUT_SECONDS}\n",
     )
 
 
@@ -78,7 +57,7 @@ async def test_felt_run_reports_a_misbehaving_api_in_one_line(
 ) -> None:
     async with MisbehavingEndpoint(misbehaviour) as endpoint:
         config = write_config(tmp_path, api_base_url=endpoint.http_url, gateway_url=endpoint.ws_url)
-        process = await felt_run(config)
+        process = await start_felt_run(config, "token")
         lines = await finish(process)
 
     assert process.returncode == 1
@@ -96,7 +75,7 @@ async def test_felt_run_reports_a_gateway_that_does_not_let_it_in_in_one_line(
         config = write_config(
             tmp_path, api_base_url=fake_discord.api_base_url, gateway_url=gateway.ws_url
         )
-        process = await felt_run(config, fake_discord.token)
+        process = await start_felt_run(config, fake_discord.token)
         lines = await finish(process)
 
     assert process.returncode == 1
@@ -114,7 +93,7 @@ async def test_felt_run_reports_a_command_sync_that_never_answers_in_one_line(
         tmp_path, api_base_url=fake_discord.api_base_url, gateway_url=fake_discord.gateway_url
     )
 
-    process = await felt_run(config, fake_discord.token)
+    process = await start_felt_run(config, fake_discord.token)
     lines = await finish(process)
 
     assert process.returncode == 1
@@ -138,7 +117,7 @@ async def test_felt_run_stops_cleanly_on_a_signal_while_discord_hangs(
                 f"connect_timeout_seconds = {TIMEOUT_SECONDS}", "connect_timeout_seconds = 600"
             )
         )
-        process = await felt_run(config)
+        process = await start_felt_run(config, "token")
         await endpoint.wait_for_request(within=60)
         process.send_signal(stop)
         lines = await finish(process)
@@ -154,7 +133,7 @@ async def test_felt_run_stops_cleanly_on_a_signal_while_the_database_hangs(tmp_p
         config = write_config(tmp_path, api_base_url=database.http_url, gateway_url=database.ws_url)
         with config.open("a", encoding="utf-8") as extra:
             extra.write(f'url = "postgresql://felt@127.0.0.1:{database.port}/felt"\n')
-        process = await felt_run(config)
+        process = await start_felt_run(config, "token")
         await database.wait_for_connection(within=60)
         process.send_signal(signal.SIGINT)
         lines = await finish(process)

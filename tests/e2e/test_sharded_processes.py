@@ -34,11 +34,10 @@ from storage.shards import shard_of
 from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeMessage
 from tests.e2e.fakediscord.model import ResponseKind
 from tests.e2e.support.bot_world import scaled_rules
+from tests.e2e.support.felt_process import REPOSITORY, start_felt_run, write_run_config
 from tests.e2e.support.holdem import ACTION, passive
-from tests.storage.conftest import PostgresServer
-from tests.storage.pg_cluster import Cluster
+from tests.storage.support import PostgresServer, postgres_server_running
 
-REPOSITORY = Path(__file__).resolve().parents[2]
 RESTART_GUARD_SECONDS = 60.0
 """How long the test waits for a restarted shard before calling it stuck (a hang guard; the
 restart time itself is printed, and was 1.05-3.29 s against issue 15's 10 s goal)."""
@@ -58,45 +57,26 @@ class Place:
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[PostgresServer]:
-    existing = os.environ.get("FELT_TEST_POSTGRES_URL")
-    if existing:
-        yield PostgresServer(existing)
-        return
-    cluster = Cluster().start()
-    try:
-        yield PostgresServer(cluster.url())
-    finally:
-        cluster.stop()
+    with postgres_server_running() as server:
+        yield server
 
 
 def write_config(folder: Path, fake: FakeDiscord, shards: int, database: str | Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    url = f'url = "{database}"\n' if isinstance(database, str) else ""
-    path = folder / "felt.db" if isinstance(database, str) else database
-    config = folder / "config.toml"
-    config.write_text(
-        "[discord]\n"
-        f'api_base_url = "{fake.api_base_url}"\n'
-        f'gateway_url = "{fake.gateway_url}"\n'
-        f"shard_count = {shards}\n"
-        "shutdown_grace_seconds = 5\n"
-        f'[database]\npath = "{path}"\n{url}'
-        "[holdem]\nbot_delay_seconds = 0\nturn_seconds = 600\n"
+    return write_run_config(
+        folder / "config.toml",
+        api_base_url=fake.api_base_url,
+        gateway_url=fake.gateway_url,
+        database=database,
+        discord=f"shard_count = {shards}\nshutdown_grace_seconds = 5\n",
+        sections="[holdem]\nbot_delay_seconds = 0\nturn_seconds = 600\n"
         "[blackjack]\nbetting_seconds = 120\nturn_seconds = 600\n"
         '[logging]\nformat = "json"\n',
-        encoding="utf-8",
     )
-    return config
 
 
 async def felt_run(config: Path, token: str, shard: int, shards: int) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "bot.cli", "run", "--config", str(config)),
-        *("--shard-ids", str(shard), "--shard-count", str(shards)),
-        env={**os.environ, "DISCORD_TOKEN": token, "PYTHONPATH": str(REPOSITORY)},
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    shard_ids = ("--shard-ids", str(shard), "--shard-count", str(shards))
+    return await start_felt_run(config, token, *shard_ids, quiet_stdout=True)
 
 
 def make_places(fake: FakeDiscord, shards: int, per_shard: int) -> list[Place]:

@@ -19,7 +19,7 @@ from storage.errors import (
 )
 from storage.models import BetReason, Game, RoundOutcome, RoundStatus
 from storage.store import Storage
-from tests.storage.conftest import Sql, State
+from tests.storage.support import Sql, State
 
 GUILD = 111_111_111_111_111_111
 CHANNEL = 777

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from storage.models import ProblemKind
 from storage.store import Storage
-from tests.storage.conftest import Sql
+from tests.storage.support import Sql
 
 GUILD = 10
 ALICE, BOB = 1, 2

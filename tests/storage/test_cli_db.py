@@ -19,7 +19,7 @@ from bot.cli import main
 from bot.cli.db import DEFAULT_DB_PATH, database, database_path
 from storage.sqlite import latest_version, load_migrations
 from storage.store import Storage
-from tests.storage.conftest import PostgresServer, raw
+from tests.storage.support import PostgresServer, raw
 
 ALL_APPLIED = (
     f"schema 0 -> {latest_version()} (applied {', '.join(m.name for m in load_migrations())})"

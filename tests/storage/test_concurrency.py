@@ -16,7 +16,7 @@ from storage.errors import DatabaseBusy, InsufficientChips
 from storage.models import Metric
 from storage.postgres import LOCK_CLASS, guild_lock_key
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, Sql, State
+from tests.storage.support import FakeClock, Sql, State
 
 GUILD = 10
 ALICE, BOB, CAROL = 1, 2, 3

@@ -14,7 +14,7 @@ from bot.cli import main
 from storage.database_copy import TABLES, CopyTargetNotEmpty
 from storage.models import BetReason, RoundOutcome, SeatResult
 from storage.store import Storage, migrate_database
-from tests.storage.conftest import FakeClock, PostgresServer, RawDatabase, raw
+from tests.storage.support import FakeClock, PostgresServer, RawDatabase, raw
 
 GUILD, OTHER_GUILD = 10, 11
 ALICE, BOB, CAROL = 1, 2, 3

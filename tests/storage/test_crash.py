@@ -25,7 +25,7 @@ import pytest
 
 from storage.settings import EconomySettings
 from storage.store import Storage
-from tests.storage.conftest import RawDatabase
+from tests.storage.support import RawDatabase
 
 SCRIPT = Path(__file__).with_name("crash_session.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ from storage.errors import (
 from storage.models import MAX_CHIPS, LedgerKind
 from storage.settings import EconomySettings
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, Sql, State
+from tests.storage.support import FakeClock, Sql, State
 
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222

@@ -16,7 +16,7 @@ from storage.models import HandStatus, RoundStatus
 from storage.settings import EconomySettings
 from storage.shards import shard_of
 from storage.store import Storage
-from tests.storage.conftest import FakeClock
+from tests.storage.support import FakeClock
 
 GUILD = 10 << 22  # on shard 0 of 2
 OTHER_GUILD = (11 << 22) | 5  # on shard 1 of 2

@@ -32,7 +32,7 @@ from storage.postgres import (
     translate,
 )
 from storage.store import Storage, migrate_database
-from tests.storage.conftest import FakeClock, RawDatabase
+from tests.storage.support import FakeClock, RawDatabase
 
 GUILD = 42
 OTHER_GUILD = 43

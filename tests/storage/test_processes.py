@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from storage.store import Storage
-from tests.storage.conftest import RawDatabase
 from tests.storage.hammer_session import GUILDS
+from tests.storage.support import RawDatabase
 
 SCRIPT = Path(__file__).with_name("hammer_session.py")
 ROOT = Path(__file__).resolve().parents[2]

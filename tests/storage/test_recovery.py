@@ -8,7 +8,7 @@ from pathlib import Path
 
 from storage.models import HandStatus, RoundStatus
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, Sql
+from tests.storage.support import FakeClock, Sql
 
 GUILD, OTHER_GUILD = 10, 20
 TABLE_CHANNEL, ROUND_CHANNEL, OTHER_CHANNEL = 100, 200, 300

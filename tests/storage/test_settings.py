@@ -10,7 +10,7 @@ import pytest
 from storage.errors import InvalidSetting
 from storage.settings import EconomySettings
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, Sql, State
+from tests.storage.support import FakeClock, Sql, State
 
 GUILD, OTHER_GUILD = 10, 20
 ADMIN = 99

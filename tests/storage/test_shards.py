@@ -11,7 +11,7 @@ from storage.errors import InvalidArgument
 from storage.models import RoundStatus
 from storage.shards import Shards, shard_of
 from storage.store import Storage
-from tests.storage.conftest import FakeClock
+from tests.storage.support import FakeClock
 
 SHARD_COUNT = 4
 ALICE, BOB = 1, 2

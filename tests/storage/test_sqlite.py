@@ -28,7 +28,7 @@ from storage.sqlite import (
     latest_version,
 )
 from storage.store import Storage
-from tests.storage.conftest import FakeClock
+from tests.storage.support import FakeClock
 
 GUILD = 42
 ALICE = 7

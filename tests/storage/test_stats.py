@@ -10,7 +10,7 @@ import pytest
 from storage.errors import InvalidAmount, InvalidArgument, SeasonResetBlocked, UnknownSeason
 from storage.models import Game, LeaderboardEntry, Metric, Period, RoundOutcome, SeatResult
 from storage.store import Storage
-from tests.storage.conftest import Sql, State
+from tests.storage.support import Sql, State
 
 GUILD = 10
 ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4

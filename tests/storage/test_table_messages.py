@@ -10,7 +10,7 @@ from storage.errors import InvalidArgument, UnknownTable
 from storage.models import Game, TableMessage
 from storage.settings import EconomySettings
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, State
+from tests.storage.support import FakeClock, State
 
 GUILD, CHANNEL, OTHER_CHANNEL = 111_111, 555_555, 666_666
 ALICE, BOB = 1_001, 1_002

@@ -28,7 +28,7 @@ from storage.errors import (
 )
 from storage.models import HandStatus, SeatResult, TableStatus
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, Sql, State
+from tests.storage.support import FakeClock, Sql, State
 
 GUILD = 111_111_111_111_111_111
 CHANNEL = 555_555

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -12,25 +12,21 @@ import pytest
 from bot.holdem.host import HoldemTable
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import ManualScheduler
-from engine.holdem import Action, Call, Check, Hand
 from storage import Storage
+from tests.bot.holdem.support import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    TableFactory,
+    calling_station,
+)
 from tests.bot.recorder import HoldemRecorder
 
-GUILD, CHANNEL = 1000, 2000
-ALICE, BOB, CAROL = 11, 12, 13
-
-
-class CallingStation:
-    """A bot that checks when it can and calls otherwise."""
-
-    def decide(self, hand: Hand, player: int) -> Action:
-        legal = hand.turn
-        assert legal is not None and legal.player == player
-        return Check() if legal.can_check else Call()
-
-
-def calling_station(name: str, strategy: str, rng: random.Random) -> CallingStation:
-    return CallingStation()
+# Re-exported for test modules still importing them from here (branches in flight); new code
+# imports them from tests.bot.holdem.support.
+__all__ = ["ALICE", "BOB", "CAROL", "GUILD", "TableFactory", "calling_station"]
 
 
 @pytest.fixture
@@ -50,10 +46,6 @@ def scheduler() -> ManualScheduler:
 @pytest.fixture
 def recorder() -> HoldemRecorder:
     return HoldemRecorder()
-
-
-TableFactory = Callable[..., Awaitable[HoldemTable]]
-"""The ``make_table`` fixture: ``await make_table(seats=..., bots=...)`` opens a test table."""
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from bot.tables.clock import ManualScheduler
 from bot.tables.errors import StaleActionError
 from engine.holdem import Call, Check, Fold, RaiseTo
 from storage import Storage
-from tests.bot.holdem.conftest import ALICE, BOB, CAROL, GUILD, TableFactory, calling_station
+from tests.bot.holdem.support import ALICE, BOB, CAROL, GUILD, TableFactory, calling_station
 from tests.bot.recorder import HoldemRecorder
 
 STARTING = 1000  # storage's default starting grant

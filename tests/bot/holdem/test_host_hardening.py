@@ -21,7 +21,7 @@ from bot.holdem.view import table_view
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, Fold
 from storage import DatabaseFailure, Storage
-from tests.bot.holdem.conftest import (
+from tests.bot.holdem.support import (
     ALICE,
     BOB,
     CAROL,

@@ -8,7 +8,7 @@ from bot.render import holdem_table_text, render_holdem_table
 from bot.render.models import SeatStatus, Stage
 from bot.tables.clock import ManualScheduler
 from engine.holdem import Call, Check, RaiseTo
-from tests.bot.holdem.conftest import ALICE, BOB, TableFactory
+from tests.bot.holdem.support import ALICE, BOB, TableFactory
 from tests.bot.recorder import HoldemRecorder
 
 

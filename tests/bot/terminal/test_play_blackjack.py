@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bot.terminal.blackjack import RESHUFFLED, reshuffle_notice
-from tests.bot.terminal.conftest import PROMPT, START, Play, read_wallet
+from tests.bot.terminal.support import PROMPT, START, Play, read_wallet
 
 BET = r"Bet for the next round: [^\r\n]*" + PROMPT
 TURN = r"Your turn\. [^\r\n]*" + PROMPT

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.bot.terminal.conftest import PROMPT, START, Play, read_wallet
+from tests.bot.terminal.support import PROMPT, START, Play, read_wallet
 
 TURN = r"Your turn\. [^\r\n]*" + PROMPT
 RESULT = r"Your result: [^\r\n]*\r\n"

@@ -11,7 +11,7 @@ import pytest
 from bot.cli import main
 from bot.terminal.wallet import HOLDEM_CHANNEL_ID, LOCAL_GUILD_ID, LOCAL_USER_ID
 from storage import Storage
-from tests.bot.terminal.conftest import START, read_wallet
+from tests.bot.terminal.support import START, read_wallet
 
 DAILY = 200  # the config's default daily bonus
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot.terminal.wallet import PRACTICE_GUILD_ID
 from storage import HandStatus, Storage
-from tests.bot.terminal.conftest import PROMPT, ROOT, Play, read_wallet
+from tests.bot.terminal.support import PROMPT, ROOT, Play, read_wallet
 
 TURN = r"Your turn\. [^\r\n]*" + PROMPT
 
