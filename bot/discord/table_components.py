@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import discord
 
+from bot.discord.errors import ShuttingDown
 from bot.discord.tree import route_errors
 
 H = TypeVar("H")
@@ -70,7 +71,9 @@ class Handlers(Generic[H]):
         """The handler for a click that reached ``interaction.client``."""
         handler = self._by_client.get(interaction.client)
         if handler is None:
-            raise RuntimeError(f"the {self._game} buttons have no handler on this client")
+            # Only a click already on its way while the cog unloads (the bot is stopping) gets
+            # here: the member is told to try again, as for any command during a shutdown.
+            raise ShuttingDown()
         return handler
 
 

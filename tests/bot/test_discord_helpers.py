@@ -162,3 +162,25 @@ def test_confirm_custom_ids_carry_only_a_token() -> None:
     button = ConfirmButton("0123456789abcdef", confirm=True, label="Set balance")
     assert button.item.custom_id == "felt:confirm:0123456789abcdef:yes"
     assert ConfirmButton.__discord_ui_compiled_template__.fullmatch("felt:confirm:zz:yes") is None
+
+
+def test_table_buttons_without_a_handler_refuse_as_a_restart_not_a_crash() -> None:
+    """A click in flight while the game's cog unloads (the bot stopping) is told to try again."""
+    from types import SimpleNamespace
+
+    from bot.discord.errors import Refusal, ShuttingDown
+    from bot.discord.table_components import Handlers
+
+    class Client:  # weakly referenced, as discord.py's client is
+        pass
+
+    handlers: Handlers[object] = Handlers("Hold'em")
+    client = Client()
+    handler = object()
+    handlers.register(client, handler)
+    assert handlers.of(SimpleNamespace(client=client)) is handler  # type: ignore[arg-type]
+    handlers.unregister(client)
+    with pytest.raises(ShuttingDown) as refused:
+        handlers.of(SimpleNamespace(client=client))  # type: ignore[arg-type]
+    assert isinstance(refused.value, Refusal)
+    assert str(refused.value) == "Felt is restarting. Please try again in a minute."
