@@ -12,11 +12,9 @@ bar when stderr is a terminal, and as occasional lines for long runs otherwise.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections.abc import Callable
-from enum import Enum
 from typing import Any, TextIO
 
 from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option
@@ -187,11 +185,7 @@ def json_report(result: SimResult, rules: Rules, setup: dict[str, Any]) -> dict[
     """The ``--json`` line: the figures, and everything needed to run it again (the seed, the
     rules in full, the strategy and the worker count). ``hands`` counts rounds, as ``rounds``
     does; it stays for scripts written before ``rounds`` existed."""
-    rules_used = {
-        name: value.value if isinstance(value, Enum) else value
-        for name, value in dataclasses.asdict(rules).items()
-    }
-    return {**result.summary(), "rounds": result.rounds, **setup, "rules": rules_used}
+    return {**result.summary(), "rounds": result.rounds, **setup, "rules": rules.options()}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,8 +12,8 @@
 
 Modules: ``rules`` (the rule set and presets), ``shoe``, ``round`` (the state machine),
 ``actions``/``events``/``views`` (its values), ``hand`` (totals), ``strategy``, ``analysis``
-(basic strategy charts and the house edge), ``exact`` (exact enumeration), ``sim`` and
-``parallel`` (the simulator).
+(basic strategy charts and the house edge), ``exact`` (exact enumeration), ``sidebets`` (21+3
+and Perfect Pairs, with exact house edges), ``sim`` and ``parallel`` (the simulator).
 """
 
 from __future__ import annotations
@@ -77,6 +77,13 @@ from engine.blackjack.rules import (
     preset,
 )
 from engine.blackjack.shoe import Shoe, StackedShoe
+from engine.blackjack.sidebets import (
+    TwentyOneThreePaytable,
+    perfect_pairs_house_edge,
+    perfect_pairs_payout,
+    twenty_one_three_house_edge,
+    twenty_one_three_payout,
+)
 from engine.blackjack.strategy import (
     STRATEGIES,
     Advice,
@@ -164,6 +171,7 @@ __all__ = [
     "Surrender",
     "Ties",
     "TurnStarted",
+    "TwentyOneThreePaytable",
     "UnknownRuleError",
     "UnknownStrategyError",
     "basic_chart",
@@ -171,6 +179,10 @@ __all__ = [
     "hand_value",
     "hand_values",
     "house_edge",
+    "perfect_pairs_house_edge",
+    "perfect_pairs_payout",
     "preset",
     "strategy_named",
+    "twenty_one_three_house_edge",
+    "twenty_one_three_payout",
 ]

@@ -87,7 +87,7 @@ from engine.blackjack.views import (
     RoundSeatView,
     RoundView,
 )
-from engine.cards import DECK
+from engine.cards import DECK, Card
 from engine.errors import ActionNotAllowedError, NotYourTurnError
 
 SEATS: Final = 7
@@ -422,6 +422,21 @@ class Round:
             from_split=hand.from_split,
             rules=self.rules,
         )
+
+    def opening_cards(self, seat: int) -> tuple[Card, Card]:
+        """The seat's first two cards as dealt, whatever was split since (the cards side bets
+        are settled on). The first split of hand 0 always makes hand 1 from its second card."""
+        entry = self._by_seat.get(seat)
+        if entry is None:
+            raise BetError(f"seat {seat!r} is not playing this round")
+        hands = entry.hands
+        second = hands[1].cards[0] if len(hands) > 1 else hands[0].cards[1]
+        return DECK[hands[0].cards[0]], DECK[second]
+
+    @property
+    def dealer_up(self) -> Card:
+        """The dealer's up card."""
+        return DECK[self._dealer[0]]
 
     def seat_net(self, seat: int) -> int:
         """Chips the seat has won (positive) or lost so far, over all its hands and insurance."""

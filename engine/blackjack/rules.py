@@ -3,7 +3,8 @@
 The option names are the ones config files and ``felt sim blackjack --rule`` use: ``decks``,
 ``h17``, ``blackjack_pays``, ``double``, ``das``, ``max_hands``, ``resplit_aces``,
 ``hit_split_aces``, ``peek``, ``surrender``, ``insurance``, ``penetration``,
-``reshuffle_every_round``, ``ties``.
+``reshuffle_every_round``, ``ties``, and the side bets ``side_21_3`` (``off``, ``classic``,
+``five_tier``) and ``perfect_pairs`` (``off``, ``on``).
 
 Chips are whole numbers, so some payouts can have a fraction of a chip. The rule, in one place
 (``Rules.blackjack_payout``, ``Rules.insurance_stake``, ``Rules.surrender_refund``): **the house
@@ -24,6 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.blackjack.errors import BadRuleValueError, UnknownRuleError
+from engine.blackjack.sidebets import TwentyOneThreePaytable
 
 
 class BlackjackPays(StrEnum):
@@ -113,6 +115,10 @@ class Rules:
     """Shuffle before every round (a continuous shuffler; what exact analyses assume)."""
     ties: Ties = Ties.PUSH
     """What equal totals do."""
+    side_21_3: TwentyOneThreePaytable | None = None
+    """The 21+3 side bet and its pay table, or ``None`` (``off``) when the table has none."""
+    perfect_pairs: bool = False
+    """The Perfect Pairs side bet (25/12/6) is offered."""
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 8)
@@ -123,6 +129,8 @@ class Rules:
         for name, kind in _ENUM_OPTIONS.items():
             if not isinstance(getattr(self, name), kind):
                 raise BadRuleValueError(f"rule {name} must be one of {_choices(kind)}")
+        if self.side_21_3 is not None and not isinstance(self.side_21_3, TwentyOneThreePaytable):
+            raise BadRuleValueError(f"rule side_21_3 must be one of {_SIDE_21_3_CHOICES}")
         penetration = self.penetration
         if (
             isinstance(penetration, bool)
@@ -166,8 +174,22 @@ class Rules:
             pairs = [split_override(text) for text in overrides]
         changes: dict[str, Any] = {}
         for name, value in pairs:
-            changes[name] = parse_rule_value(name, value)
+            changes[rule_key(name)] = parse_rule_value(name, value)
         return dataclasses.replace(self, **changes)
+
+    def options(self) -> dict[str, str | int | float | bool]:
+        """Every option under its name, as text a config file or ``--rule`` takes back (enums
+        by value, a side bet that is off as ``"off"``): what ``--json`` reports print."""
+        shown: dict[str, str | int | float | bool] = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if value is None:
+                shown[field.name] = "off"
+            elif isinstance(value, StrEnum):
+                shown[field.name] = value.value
+            else:
+                shown[field.name] = value
+        return shown
 
     def describe(self) -> str:
         """A one-line summary people read: ``6 decks, S17, 3:2, double any, DAS, ...``."""
@@ -199,6 +221,10 @@ class Rules:
             parts.append(f"{self.penetration:.0%} penetration")
         if self.ties is Ties.LOSE:
             parts.append("ties lose")
+        if self.side_21_3 is not None:
+            parts.append(f"21+3 ({self.side_21_3.value.replace('_', '-')})")
+        if self.perfect_pairs:
+            parts.append("Perfect Pairs")
         return ", ".join(parts)
 
 
@@ -216,6 +242,7 @@ _BOOL_OPTIONS = (
     "peek",
     "insurance",
     "reshuffle_every_round",
+    "perfect_pairs",
 )
 _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
     "blackjack_pays": BlackjackPays,
@@ -223,6 +250,8 @@ _ENUM_OPTIONS: dict[str, type[StrEnum]] = {
     "surrender": Surrender,
     "ties": Ties,
 }
+_OFF = {"off", "none", "no", "false", "0"}
+_SIDE_21_3_CHOICES = "off, " + ", ".join(member.value for member in TwentyOneThreePaytable)
 RULE_NAMES: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
 """Every option name, in declaration order."""
 
@@ -249,15 +278,21 @@ _TRUE = {"true", "yes", "on", "1", "y", "t"}
 _FALSE = {"false", "no", "off", "0", "n", "f"}
 
 
+def rule_key(name: str) -> str:
+    """The option a name means: ``"Side-21-3"`` is ``side_21_3``; unknown names are refused."""
+    key = name.strip().lower().replace("-", "_")
+    if key not in RULE_NAMES:
+        raise UnknownRuleError(f"unknown rule {name!r} (rules are: {', '.join(RULE_NAMES)})")
+    return key
+
+
 def parse_rule_value(name: str, value: Any) -> Any:
     """Turn one override's value (text or a Python value) into the option's type.
 
     Raises ``UnknownRuleError`` for a name ``Rules`` does not have and ``BadRuleValueError`` for
     a value it cannot take; the message names the option and the accepted values.
     """
-    key = name.strip().lower().replace("-", "_")
-    if key not in RULE_NAMES:
-        raise UnknownRuleError(f"unknown rule {name!r} (rules are: {', '.join(RULE_NAMES)})")
+    key = rule_key(name)
     if key in ("decks", "max_hands"):
         low, high = (1, 8) if key == "decks" else (1, 4)
         number = _parse_int(key, value)
@@ -265,6 +300,8 @@ def parse_rule_value(name: str, value: Any) -> Any:
         return number
     if key in _BOOL_OPTIONS:
         return _parse_bool(key, value)
+    if key == "side_21_3":
+        return _parse_side_21_3(value)
     if key in _ENUM_OPTIONS:
         kind = _ENUM_OPTIONS[key]
         text = str(value.value if isinstance(value, StrEnum) else value).strip().lower()
@@ -298,6 +335,20 @@ def _parse_bool(name: str, value: Any) -> bool:
     if text in _FALSE:
         return False
     raise BadRuleValueError(f"rule {name} must be true or false, not {value!r}")
+
+
+def _parse_side_21_3(value: Any) -> TwentyOneThreePaytable | None:
+    if value is None or isinstance(value, TwentyOneThreePaytable):
+        return value
+    text = str(value).strip().lower().replace("-", "_")
+    if text in _OFF:
+        return None
+    try:
+        return TwentyOneThreePaytable(text)
+    except ValueError:
+        raise BadRuleValueError(
+            f"rule side_21_3 cannot be {value!r} (choose from {_SIDE_21_3_CHOICES})"
+        ) from None
 
 
 def _parse_penetration(value: Any) -> float:

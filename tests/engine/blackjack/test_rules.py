@@ -21,6 +21,7 @@ from engine.blackjack import (
     UnknownRuleError,
     preset,
 )
+from engine.blackjack.sidebets import TwentyOneThreePaytable
 from engine.errors import MalformedInputError
 
 
@@ -40,6 +41,8 @@ def test_rules_option_names_are_exactly_the_issues() -> None:
         "penetration",
         "reshuffle_every_round",
         "ties",
+        "side_21_3",
+        "perfect_pairs",
     )
 
 
@@ -156,6 +159,9 @@ def test_rules_overrides_accept_a_mapping_of_values() -> None:
         ("penetration=most", "penetration"),
         ("decks", "expected name=value"),
         ("=3", "expected name=value"),
+        ("side_21_3=on", "side_21_3 cannot be 'on' \\(choose from off, classic, five_tier\\)"),
+        ("side_21_3=9:1", "choose from off, classic, five_tier"),
+        ("perfect_pairs=25", "perfect_pairs must be true or false"),
     ],
 )
 def test_rules_bad_values_are_refused_with_a_readable_message(override: str, message: str) -> None:
@@ -186,6 +192,8 @@ def test_rules_errors_are_malformed_input() -> None:
         {"penetration": 0.0},
         {"penetration": 1.5},
         {"penetration": True},
+        {"side_21_3": "classic"},
+        {"perfect_pairs": "on"},
     ],
 )
 def test_rules_constructor_refuses_bad_values(changes: dict[str, object]) -> None:
@@ -241,3 +249,48 @@ def test_rules_describe_reads_well() -> None:
         "1 deck, S17, blackjack pays 1:1, no doubling, no splitting, dealer peeks, "
         "no insurance, shuffled every round, ties lose"
     )
+
+
+def test_rules_side_bets_are_off_by_default_in_every_preset() -> None:
+    for rules in PRESETS.values():
+        assert rules.side_21_3 is None
+        assert rules.perfect_pairs is False
+
+
+@pytest.mark.parametrize(
+    ("overrides", "side_21_3", "perfect_pairs"),
+    [
+        (["side_21_3=classic"], TwentyOneThreePaytable.CLASSIC, False),
+        (["side_21_3=five_tier", "perfect_pairs=on"], TwentyOneThreePaytable.FIVE_TIER, True),
+        (["Side-21-3=Five-Tier", "Perfect-Pairs=ON"], TwentyOneThreePaytable.FIVE_TIER, True),
+        (["side_21_3=classic", "side_21_3=off", "perfect_pairs=off"], None, False),
+    ],
+)
+def test_rules_side_bet_overrides(
+    overrides: list[str], side_21_3: TwentyOneThreePaytable | None, perfect_pairs: bool
+) -> None:
+    rules = CASINO.with_overrides(overrides)
+    assert (rules.side_21_3, rules.perfect_pairs) == (side_21_3, perfect_pairs)
+
+
+def test_rules_option_names_are_case_and_dash_insensitive() -> None:
+    assert CASINO.with_overrides(["Decks=1", "HIT-SPLIT-ACES=yes"]) == Rules(
+        decks=1, hit_split_aces=True
+    )
+
+
+def test_rules_options_are_text_a_rule_override_takes_back() -> None:
+    rules = CASINO.with_overrides(["side_21_3=five_tier", "perfect_pairs=on", "h17=true"])
+    options = rules.options()
+    assert list(options) == list(RULE_NAMES)
+    assert options["side_21_3"] == "five_tier"
+    assert options["perfect_pairs"] is True
+    assert options["blackjack_pays"] == "3:2"
+    assert CASINO.options()["side_21_3"] == "off"
+    assert CASINO.with_overrides([f"{name}={value}" for name, value in options.items()]) == rules
+
+
+def test_rules_describe_names_the_side_bets() -> None:
+    text = CASINO.with_overrides(["side_21_3=five_tier", "perfect_pairs=on"]).describe()
+    assert text.endswith("21+3 (five-tier), Perfect Pairs")
+    assert "21+3" not in CASINO.describe()
