@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from storage import sqlite as adapter
-from storage.backend import Transaction
 from storage.errors import (
     DatabaseFailure,
     DatabaseNotFound,
@@ -19,7 +18,6 @@ from storage.errors import (
     DatabaseTooNew,
     MigrationError,
     NotAFeltDatabase,
-    StorageClosed,
 )
 from storage.sqlite import (
     APPLICATION_ID,
@@ -28,7 +26,6 @@ from storage.sqlite import (
     latest_version,
 )
 from storage.store import Storage
-from tests.storage.support import FakeClock
 
 GUILD = 42
 ALICE = 7
@@ -184,54 +181,6 @@ async def test_a_failing_migration_changes_nothing(
     assert tables == [("a",)]
 
 
-async def test_the_ledger_and_operations_are_append_only(storage: Storage, db_path: Path) -> None:
-    await storage.ensure_account(GUILD, ALICE)
-    connection = sqlite3.connect(db_path, isolation_level=None)
-    try:
-        for statement in (
-            "UPDATE ledger SET delta = 5",
-            "DELETE FROM ledger",
-            "UPDATE operations SET result = '{}'",
-            "DELETE FROM operations",
-        ):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                connection.execute(statement)
-    finally:
-        connection.close()
-    assert (await storage.check()).ok
-
-
-async def test_no_account_but_the_house_can_go_below_zero(storage: Storage, db_path: Path) -> None:
-    await storage.ensure_account(GUILD, ALICE)
-    connection = sqlite3.connect(db_path, isolation_level=None)
-    try:
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-            connection.execute("UPDATE accounts SET balance = -1 WHERE kind = 'member'")
-        connection.execute("UPDATE accounts SET balance = -1 WHERE kind = 'house'")
-    finally:
-        connection.close()
-
-
-async def test_a_write_that_fails_midway_is_rolled_back_whole(db_path: Path) -> None:
-    backend = await SqliteBackend.open(db_path)
-
-    def half_done(tx: Transaction) -> None:
-        tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'now')")
-        raise RuntimeError("crash in the middle")
-
-    try:
-        with pytest.raises(RuntimeError):
-            await backend.write(half_done)
-        assert await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds")) == 0
-        # The connection is usable again afterwards.
-        await backend.write(
-            lambda tx: tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (2, 'x')")
-        )
-        assert await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds")) == 1
-    finally:
-        await backend.close()
-
-
 async def test_sqlite_errors_inside_a_write_become_storage_errors(db_path: Path) -> None:
     backend = await SqliteBackend.open(db_path)
     try:
@@ -239,26 +188,6 @@ async def test_sqlite_errors_inside_a_write_become_storage_errors(db_path: Path)
             await backend.write(lambda tx: tx.execute("INSERT INTO nowhere VALUES (1)"))
     finally:
         await backend.close()
-
-
-async def test_a_closed_storage_refuses_everything(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
-    await storage.close()
-    await storage.close()  # twice is fine
-
-    with pytest.raises(StorageClosed):
-        await storage.ensure_account(GUILD, ALICE)
-    with pytest.raises(StorageClosed):
-        await storage.get_account(GUILD, ALICE)
-
-
-async def test_reopening_keeps_everything(db_path: Path, clock: FakeClock) -> None:
-    async with await Storage.open(db_path, clock=clock) as storage:
-        await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")
-
-    async with await Storage.open(db_path, clock=clock) as storage:
-        assert await storage.balance(GUILD, ALICE) == 1_005
-        assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=1, key="g")).balance == 1_005
 
 
 async def test_a_naive_clock_is_refused(db_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,10 @@ from tests.bot.holdem.support import (
     ALICE,
     BOB,
     CAROL,
-    CHANNEL,
     GUILD,
     TableFactory,
     calling_station,
+    open_table,
 )
 from tests.bot.recorder import HoldemRecorder
 
@@ -65,18 +64,7 @@ def make_table(
             between_hands_seconds=2.0,
             max_sit_out_hands=changes.pop("max_sit_out_hands", 3),
         )
-        return await HoldemTable.create(
-            storage=storage,
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            host_user_id=ALICE,
-            name="Test table",
-            settings=settings,
-            key="open-1",
-            scheduler=scheduler,
-            presenter=recorder,
-            bots=calling_station,
-            rng=random.Random(changes.pop("seed", 7)),
-        )
+        seed = changes.pop("seed", 7)
+        return await open_table(storage, scheduler, recorder, settings, seed=seed)
 
     return make

@@ -25,10 +25,10 @@ from tests.bot.holdem.support import (
     ALICE,
     BOB,
     CAROL,
-    CHANNEL,
     GUILD,
     TableFactory,
     calling_station,
+    open_table,
 )
 from tests.bot.holdem.test_host import STARTING, play_out
 from tests.bot.recorder import HoldemRecorder
@@ -38,28 +38,18 @@ ALL_IN_ON_THE_ANTES = HoldemSettings(
 )
 
 
-async def open_table(
+async def open_edge_table(
     storage: Any, scheduler: ManualScheduler, recorder: HoldemRecorder, settings: HoldemSettings
 ) -> HoldemTable:
-    return await HoldemTable.create(
-        storage=storage,
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        host_user_id=ALICE,
-        name="Edge table",
-        settings=settings,
-        key="open-edge",
-        scheduler=scheduler,
-        presenter=recorder,
-        bots=calling_station,
-        rng=random.Random(3),
+    return await open_table(
+        storage, scheduler, recorder, settings, seed=3, name="Edge table", key="open-edge"
     )
 
 
 async def test_host_settles_a_hand_that_is_over_as_soon_as_it_is_dealt(
     storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
-    table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
+    table = await open_edge_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
     await table.join(BOB, "Bob", 10)  # both all in on the antes: nobody ever acts
     assert [e.hand_id for e in recorder.of(HandDealt)] == [1]
@@ -75,7 +65,7 @@ async def test_host_settles_a_hand_that_is_over_as_soon_as_it_is_dealt(
 async def test_host_rebuy_after_an_instant_hand_applies_without_a_traceback(
     storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
-    table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
+    table = await open_edge_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
     await table.join(BOB, "Bob", 10)
     for user_id in (ALICE, BOB):
@@ -87,7 +77,7 @@ async def test_host_rebuy_after_an_instant_hand_applies_without_a_traceback(
 async def test_host_settles_an_instant_hand_dealt_after_a_restore(
     storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
-    table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
+    table = await open_edge_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
     await table.sit_out(ALICE)
     await table.join(BOB, "Bob", 10)
@@ -237,7 +227,7 @@ async def test_host_movements_resent_after_a_lost_answer_apply_exactly_once(
 ) -> None:
     flaky = LosesFirstAnswers(storage)
     settings = HoldemSettings(min_buy_in=100, max_buy_in=1000, seats=4, bots=2)
-    table = await open_table(flaky, scheduler, recorder, settings)
+    table = await open_edge_table(flaky, scheduler, recorder, settings)
     await table.join(ALICE, "Alice", 500, key="join-alice")
     await table.join(BOB, "Bob", 300, key="join-bob")
     await play_out(table, scheduler, hands=3)
@@ -272,7 +262,7 @@ async def test_host_acts_only_on_offers_it_made(make_table: TableFactory) -> Non
 async def test_host_settles_instant_hands_dealt_by_the_timer_and_by_coming_back(
     storage: Storage, scheduler: ManualScheduler, recorder: HoldemRecorder
 ) -> None:
-    table = await open_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
+    table = await open_edge_table(storage, scheduler, recorder, ALL_IN_ON_THE_ANTES)
     await table.join(ALICE, "Alice", 10)
     await table.sit_out(ALICE)
     await table.join(BOB, "Bob", 10)
