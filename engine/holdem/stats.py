@@ -1,7 +1,8 @@
-"""Standard poker statistics (VPIP, PFR, 3-bet, AF, WTSD, W$SD) counted from hands' events or PHH.
+"""Standard poker statistics counted from hands' events or PHH, with their definitions.
 
 The definitions are the ones the common trackers (PokerTracker 4, Hold'em Manager) use; where they
-leave a choice, the choice is written down here so every number Felt shows means one thing:
+leave a choice, the choice is written down here so every number Felt shows means one thing.
+Every statistic is a count (or a ratio of two counts) over the hands a player was dealt:
 
 - **Hands** are hands dealt, walks (everyone folds to the big blind) included.
 - **VPIP** (voluntarily put money in pot): the share of hands in which the player called, bet or
@@ -14,20 +15,43 @@ leave a choice, the choice is written down here so every number Felt shows means
   one raise (the open); the 3-bet is a re-raise made then. A *limp-raise* (limp, someone raises,
   the limper re-raises) is a 3-bet: it is a re-raise facing one raise, and it also counts for VPIP
   and PFR. At most one chance and one 3-bet per hand.
+- **Fold to 3-bet %**: folds over chances, where a chance is the opener's (the first preflop
+  raiser's) first decision facing exactly two raises (his open and a 3-bet). An opener who was
+  all in on his open, or who faces a 4-bet before he acts again, has no chance.
+- **C-bet %** (continuation bet): c-bets over chances. The preflop aggressor is the player who
+  made the last preflop raise; his chance is his first flop decision when nobody has bet the
+  flop before him, and the c-bet is a bet then. A preflop aggressor who is all in before the flop
+  never decides on it, so it is no chance; a flop bet by another player first (a donk bet) takes
+  the chance away. A hand without a preflop raise has no c-bet.
+- **Fold to c-bet %**: folds over chances, where a chance is a player's first decision facing the
+  c-bet while it is the only bet on the flop (a raise after the c-bet ends the chances).
 - **AF** (aggression factor): (bets + raises) / calls after the flop, over all postflop streets;
   undefined (``None``) with no postflop calls.
+- **Aggression frequency** (AFq): (bets + raises) / (bets + raises + calls + folds) after the
+  flop, in percent; checks are not counted.
 - **WTSD** (went to showdown): showdowns over hands in which the player saw the flop (was not
   folded when the flop came, all-in players included). A showdown is a hand that ends with two
   or more players not folded; each of them went to showdown, whether they showed or mucked.
 - **W$SD** (won money at showdown): showdowns in which the player won any part of a pot, split
   pots included, over showdowns.
+- **Won without showdown**: hands the player won because every other player folded (walks and
+  uncalled bets on any street), over hands dealt. ``hands_won`` counts hands in which the player
+  won any part of any pot, showdown or not.
+- **Net chips**: the player's final stack minus his starting stack, summed over hands.
+- **bb/100** (big blinds won per 100 hands): ``net_bb_hundredths / hands``, where each hand adds
+  its net in hundredths of that hand's big blind (``100 * net / big blind``, rounded half away
+  from zero to a whole number), so tables of different stakes add up. The big blind is the
+  hand's minimum bet.
+- **Biggest pot won**: the largest pot (main or side, its whole amount) in which the player won a
+  share, over all hands.
 - **Raises in a hand**: a player's own bets and raises on all streets; ``max_raises_in_a_hand``
   is the most of them in any one hand. ``preflop_raises`` of a hand counts every player's preflop
   bets and raises together (an open-raise counts one; the big blind's post does not).
 
-Counts are integers, so ``StyleCounts`` add up hand by hand (``+``): keep a running total and
-add each settled hand's counts, never re-read old hands. ``HandTally`` counts one hand event by
-event; ``hand_counts`` does a whole hand; ``counts_from_phh`` replays a PHH hand first.
+Counts are integers, so ``StyleCounts`` add up hand by hand (``+``; the two maxima keep the
+larger): keep a running total and add each settled hand's counts, never re-read old hands.
+``HandTally`` counts one hand event by event; ``hand_counts`` does a whole hand; ``hand_stats``
+takes a finished ``Hand`` (its big blind included); ``counts_from_phh`` replays a PHH hand first.
 """
 
 from __future__ import annotations
@@ -37,15 +61,31 @@ from dataclasses import dataclass, fields
 
 from engine.holdem.actions import ActionKind
 from engine.holdem.events import BoardDealt, Event, HandEnded, PlayerActed, PotAwarded
+from engine.holdem.hand import Hand
 from engine.holdem.phh import HandHistory, replay
 from engine.holdem.streets import Street
 
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
 _VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
 
+MAXIMA = frozenset({"max_raises_in_a_hand", "biggest_pot"})
+"""The counts that keep the larger value when added; every other count is a sum."""
+
 
 def _pct(count: int, total: int) -> float | None:
     return 100.0 * count / total if total else None
+
+
+def bb_hundredths(net: int, big_blind: int) -> int:
+    """``100 * net / big_blind`` rounded half away from zero (``bb/100``'s per-hand input).
+
+    >>> bb_hundredths(3, 2), bb_hundredths(-1, 200), bb_hundredths(1, 200), bb_hundredths(-3, 600)
+    (150, -1, 1, -1)
+    """
+    if big_blind < 1:
+        raise ValueError("the big blind must be at least 1 chip")
+    magnitude = (200 * abs(net) + big_blind) // (2 * big_blind)
+    return magnitude if net >= 0 else -magnitude
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +98,30 @@ class StyleCounts:
     pfr: int = 0
     three_bet_chances: int = 0
     three_bets: int = 0
+    fold_to_three_bet_chances: int = 0
+    folds_to_three_bet: int = 0
+    cbet_chances: int = 0
+    cbets: int = 0
+    fold_to_cbet_chances: int = 0
+    folds_to_cbet: int = 0
     postflop_aggressive: int = 0
     postflop_calls: int = 0
+    postflop_folds: int = 0
     saw_flop: int = 0
     showdowns: int = 0
     showdowns_won: int = 0
+    hands_won: int = 0
+    won_without_showdown: int = 0
+    net: int = 0
+    net_bb_hundredths: int = 0
+    biggest_pot: int = 0
     max_raises_in_a_hand: int = 0
 
     def __add__(self, other: StyleCounts) -> StyleCounts:
         values = {
             f.name: (
                 max(getattr(self, f.name), getattr(other, f.name))
-                if f.name == "max_raises_in_a_hand"
+                if f.name in MAXIMA
                 else getattr(self, f.name) + getattr(other, f.name)
             )
             for f in fields(StyleCounts)
@@ -89,8 +141,25 @@ class StyleCounts:
         return _pct(self.three_bets, self.three_bet_chances)
 
     @property
+    def fold_to_three_bet_pct(self) -> float | None:
+        return _pct(self.folds_to_three_bet, self.fold_to_three_bet_chances)
+
+    @property
+    def cbet_pct(self) -> float | None:
+        return _pct(self.cbets, self.cbet_chances)
+
+    @property
+    def fold_to_cbet_pct(self) -> float | None:
+        return _pct(self.folds_to_cbet, self.fold_to_cbet_chances)
+
+    @property
     def af(self) -> float | None:
         return self.postflop_aggressive / self.postflop_calls if self.postflop_calls else None
+
+    @property
+    def afq_pct(self) -> float | None:
+        decisions = self.postflop_aggressive + self.postflop_calls + self.postflop_folds
+        return _pct(self.postflop_aggressive, decisions)
 
     @property
     def wtsd_pct(self) -> float | None:
@@ -99,6 +168,14 @@ class StyleCounts:
     @property
     def wsd_pct(self) -> float | None:
         return _pct(self.showdowns_won, self.showdowns)
+
+    @property
+    def won_without_showdown_pct(self) -> float | None:
+        return _pct(self.won_without_showdown, self.hands)
+
+    @property
+    def bb_per_100(self) -> float | None:
+        return self.net_bb_hundredths / self.hands if self.hands else None
 
 
 NO_COUNTS = StyleCounts()
@@ -113,98 +190,165 @@ def total(counts: Iterable[StyleCounts]) -> StyleCounts:
 
 
 class HandTally:
-    """One hand's counts, filled event by event (in the hand's PHH player order)."""
+    """One hand's counts, filled event by event (in the hand's PHH player order).
 
-    def __init__(self, players: int) -> None:
+    ``big_blind`` is what ``net_bb_hundredths`` is measured in; without it (the bots' simulator
+    counts style only) that count stays 0.
+    """
+
+    def __init__(self, players: int, big_blind: int | None = None) -> None:
         self.players = players
+        self.big_blind = big_blind
         self.street = Street.PREFLOP
         self.preflop_raises = 0
         """Every player's preflop bets and raises so far, together."""
+        self._opener: int | None = None
+        self._aggressor: int | None = None
+        self._flop_bets = 0
+        self._cbet_made = False
+        self._acted_on_flop = [False] * players
         self._folded = [False] * players
-        self._vpip = [False] * players
-        self._pfr = [False] * players
-        self._chance = [False] * players
-        self._three_bet = [False] * players
-        self._aggressive = [0] * players
-        self._calls = [0] * players
-        self._raises = [0] * players
-        self._saw_flop = [False] * players
-        self._won = [False] * players
-        self._ended = False
+        self._flags: dict[str, list[int]] = {
+            name: [0] * players
+            for name in (
+                "vpip",
+                "pfr",
+                "three_bet_chances",
+                "three_bets",
+                "fold_to_three_bet_chances",
+                "folds_to_three_bet",
+                "cbet_chances",
+                "cbets",
+                "fold_to_cbet_chances",
+                "folds_to_cbet",
+                "postflop_aggressive",
+                "postflop_calls",
+                "postflop_folds",
+                "saw_flop",
+                "max_raises_in_a_hand",
+            )
+        }
+        self._won = [0] * players
+        self._biggest_pot = [0] * players
+        self._net: tuple[int, ...] | None = None
 
     def add(self, event: Event) -> None:
         """Count one event (private and chip-only events change nothing)."""
         match event:
             case BoardDealt(street=street):
                 if street is Street.FLOP:
-                    self._saw_flop = [not folded for folded in self._folded]
+                    self._flags["saw_flop"] = [int(not folded) for folded in self._folded]
                 self.street = street
             case PlayerActed(player=p, kind=kind):
                 self._acted(p, kind)
-            case PotAwarded(shares=shares):
-                for p, _ in shares:
-                    self._won[p] = True
-            case HandEnded():
-                self._ended = True
+            case PotAwarded(amount=amount, shares=shares):
+                for p, share in shares:
+                    if share > 0:
+                        self._won[p] = 1
+                        self._biggest_pot[p] = max(self._biggest_pot[p], amount)
+            case HandEnded(net=net):
+                self._net = net
             case _:
                 pass
 
     def _acted(self, p: int, kind: ActionKind) -> None:
+        flags = self._flags
         aggressive = kind in _AGGRESSIVE
-        self._raises[p] += aggressive
+        flags["max_raises_in_a_hand"][p] += aggressive
         if kind is ActionKind.FOLD:
             self._folded[p] = True
-        if self.street is not Street.PREFLOP:
-            self._aggressive[p] += aggressive
-            self._calls[p] += kind is ActionKind.CALL
+        if self.street is Street.PREFLOP:
+            self._preflop(p, kind, aggressive)
             return
-        if self.preflop_raises == 1 and not self._chance[p]:
-            self._chance[p] = True
-            self._three_bet[p] = aggressive
-        self._vpip[p] |= kind in _VOLUNTARY
-        self._pfr[p] |= aggressive
+        flags["postflop_aggressive"][p] += aggressive
+        flags["postflop_calls"][p] += kind is ActionKind.CALL
+        flags["postflop_folds"][p] += kind is ActionKind.FOLD
+        if self.street is Street.FLOP:
+            self._flop(p, kind, aggressive)
+
+    def _preflop(self, p: int, kind: ActionKind, aggressive: bool) -> None:
+        flags = self._flags
+        if self.preflop_raises == 1 and not flags["three_bet_chances"][p]:
+            flags["three_bet_chances"][p] = 1
+            flags["three_bets"][p] = int(aggressive)
+        if (
+            self.preflop_raises == 2
+            and p == self._opener
+            and not flags["fold_to_three_bet_chances"][p]
+        ):
+            flags["fold_to_three_bet_chances"][p] = 1
+            flags["folds_to_three_bet"][p] = int(kind is ActionKind.FOLD)
+        flags["vpip"][p] |= kind in _VOLUNTARY
+        flags["pfr"][p] |= aggressive
+        if aggressive:
+            if self.preflop_raises == 0:
+                self._opener = p
+            self._aggressor = p
         self.preflop_raises += aggressive
+
+    def _flop(self, p: int, kind: ActionKind, aggressive: bool) -> None:
+        flags = self._flags
+        first_decision = not self._acted_on_flop[p]
+        self._acted_on_flop[p] = True
+        if p == self._aggressor and first_decision and self._flop_bets == 0:
+            flags["cbet_chances"][p] = 1
+            flags["cbets"][p] = int(aggressive)
+            self._cbet_made = aggressive
+        elif self._cbet_made and self._flop_bets == 1 and not flags["fold_to_cbet_chances"][p]:
+            flags["fold_to_cbet_chances"][p] = 1
+            flags["folds_to_cbet"][p] = int(kind is ActionKind.FOLD)
+        self._flop_bets += aggressive
 
     @property
     def showdown(self) -> bool:
         """Whether the hand ended with two or more players not folded."""
-        return self._ended and self._folded.count(False) >= 2
+        return self._net is not None and self._folded.count(False) >= 2
 
     def counts(self) -> list[StyleCounts]:
-        """Each player's counts for this hand (showdowns once ``HandEnded`` was added)."""
+        """Each player's counts for this hand (showdowns and results once ``HandEnded`` was
+        added)."""
         showdown = self.showdown
-        return [
-            StyleCounts(
-                hands=1,
-                vpip=int(self._vpip[p]),
-                pfr=int(self._pfr[p]),
-                three_bet_chances=int(self._chance[p]),
-                three_bets=int(self._three_bet[p]),
-                postflop_aggressive=self._aggressive[p],
-                postflop_calls=self._calls[p],
-                saw_flop=int(self._saw_flop[p]),
-                showdowns=int(showdown and not self._folded[p]),
-                showdowns_won=int(showdown and not self._folded[p] and self._won[p]),
-                max_raises_in_a_hand=self._raises[p],
+        net = self._net or (0,) * self.players
+        result = []
+        for p in range(self.players):
+            in_showdown = showdown and not self._folded[p]
+            bb = 0 if self.big_blind is None else bb_hundredths(net[p], self.big_blind)
+            result.append(
+                StyleCounts(
+                    hands=1,
+                    **{name: values[p] for name, values in self._flags.items()},
+                    showdowns=int(in_showdown),
+                    showdowns_won=int(in_showdown and self._won[p] == 1),
+                    hands_won=self._won[p],
+                    won_without_showdown=int(self._won[p] == 1 and not showdown),
+                    net=net[p],
+                    net_bb_hundredths=bb,
+                    biggest_pot=self._biggest_pot[p],
+                )
             )
-            for p in range(self.players)
-        ]
+        return result
 
 
-def hand_tally(events: Sequence[Event], players: int) -> HandTally:
+def hand_tally(events: Sequence[Event], players: int, big_blind: int | None = None) -> HandTally:
     """The tally of a whole hand."""
-    tally = HandTally(players)
+    tally = HandTally(players, big_blind)
     for event in events:
         tally.add(event)
     return tally
 
 
-def hand_counts(events: Sequence[Event], players: int) -> list[StyleCounts]:
+def hand_counts(
+    events: Sequence[Event], players: int, big_blind: int | None = None
+) -> list[StyleCounts]:
     """Each player's counts from one finished hand's events."""
-    return hand_tally(events, players).counts()
+    return hand_tally(events, players, big_blind).counts()
+
+
+def hand_stats(hand: Hand) -> list[StyleCounts]:
+    """Each player's counts from a finished hand, bb/100 in its big blind (the minimum bet)."""
+    return hand_counts(hand.events, hand.player_count, hand.stakes.min_bet)
 
 
 def counts_from_phh(history: HandHistory) -> list[StyleCounts]:
     """Each player's counts from a PHH hand, replayed by the engine."""
-    hand = replay(history)
-    return hand_counts(hand.events, hand.player_count)
+    return hand_stats(replay(history))

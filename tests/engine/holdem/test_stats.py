@@ -9,6 +9,7 @@ from engine.holdem.stats import (
     StyleCounts,
     counts_from_phh,
     hand_counts,
+    hand_stats,
     hand_tally,
     total,
 )
@@ -87,9 +88,11 @@ def test_counts_add_up_and_keep_the_most_raises_in_one_hand() -> None:
     assert NO_COUNTS.vpip_pct is None and NO_COUNTS.af is None
 
 
-def test_counts_from_phh_equal_the_counts_from_the_events() -> None:
+def test_counts_from_phh_equal_the_counts_of_the_hand() -> None:
     hand = stacked(HOLES, BOARD)
     act_all(hand, RaiseTo(6), Fold(), RaiseTo(24), Fold(), Call())
     act_all(hand, RaiseTo(30), Call(), *CHECKS[:2], *CHECKS[:2])
     assert hand.is_complete
-    assert counts_from_phh(from_hand(hand)) == hand_counts(hand.events, 4)
+    assert counts_from_phh(from_hand(hand)) == hand_stats(hand)
+    counts = hand_stats(hand)
+    assert [c.net_bb_hundredths for c in counts] == [50 * c.net for c in counts]  # blinds 1/2

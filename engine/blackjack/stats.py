@@ -1,0 +1,66 @@
+"""Blackjack statistics per player (rounds, net, return per round, doubles, splits), defined.
+
+Each settled round adds one ``RoundCounts`` per player; counts add up (``+``), so a running total
+is kept at settlement and never recomputed by re-reading old rounds. The definitions:
+
+- **Rounds**: rounds the player had a bet in that were settled (refunded rounds do not count).
+- **Hands**: the player's hands settled in those rounds (a split makes two; at least one a round).
+- **Hands won**: hands that paid more than their stake; **blackjacks**: naturals paid as such.
+- **Staked**: every chip the player put at risk: the initial bet, doubles, split bets and
+  insurance.
+- **Net**: chips paid back minus chips staked, summed over rounds.
+- **Return per round**: net / rounds (chips, may be negative); **return %**: net / staked.
+- **Doubles** / **splits** / **insurances taken**: how many times the player doubled down, split
+  a pair, or bought insurance; ``doubles_pct`` and ``splits_pct`` are per 100 hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+def _ratio(part: int, whole: int, scale: float = 1.0) -> float | None:
+    return scale * part / whole if whole else None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCounts:
+    """One player's Blackjack counts over some rounds; ratios are ``None`` with no rounds."""
+
+    rounds: int = 0
+    hands: int = 0
+    hands_won: int = 0
+    blackjacks: int = 0
+    staked: int = 0
+    net: int = 0
+    doubles: int = 0
+    splits: int = 0
+    insurances: int = 0
+
+    def __add__(self, other: RoundCounts) -> RoundCounts:
+        return RoundCounts(
+            **{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
+        )
+
+    @property
+    def return_per_round(self) -> float | None:
+        return _ratio(self.net, self.rounds)
+
+    @property
+    def return_pct(self) -> float | None:
+        return _ratio(self.net, self.staked, 100.0)
+
+    @property
+    def hands_won_pct(self) -> float | None:
+        return _ratio(self.hands_won, self.hands, 100.0)
+
+    @property
+    def doubles_pct(self) -> float | None:
+        return _ratio(self.doubles, self.hands, 100.0)
+
+    @property
+    def splits_pct(self) -> float | None:
+        return _ratio(self.splits, self.hands, 100.0)
+
+
+NO_ROUNDS = RoundCounts()
