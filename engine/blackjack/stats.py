@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-
-def _ratio(part: int, whole: int, scale: float = 1.0) -> float | None:
-    return scale * part / whole if whole else None
+from engine.ratios import Ratio
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,23 +42,35 @@ class RoundCounts:
 
     @property
     def return_per_round(self) -> float | None:
-        return _ratio(self.net, self.rounds)
+        return RATIO["return_per_round"].of(self)
 
     @property
     def return_pct(self) -> float | None:
-        return _ratio(self.net, self.staked, 100.0)
+        return RATIO["return_pct"].of(self)
 
     @property
     def hands_won_pct(self) -> float | None:
-        return _ratio(self.hands_won, self.hands, 100.0)
+        return RATIO["hands_won"].of(self)
 
     @property
     def doubles_pct(self) -> float | None:
-        return _ratio(self.doubles, self.hands, 100.0)
+        return RATIO["doubles"].of(self)
 
     @property
     def splits_pct(self) -> float | None:
-        return _ratio(self.splits, self.hands, 100.0)
+        return RATIO["splits"].of(self)
 
+
+RATIOS: tuple[Ratio, ...] = (
+    Ratio("return_per_round", "Return per round", ("net",), ("rounds",), scale=1),
+    Ratio("return_pct", "Return", ("net",), ("staked",)),
+    Ratio("hands_won", "Hands won", ("hands_won",), ("hands",)),
+    Ratio("doubles", "Doubles", ("doubles",), ("hands",)),
+    Ratio("splits", "Splits", ("splits",), ("hands",)),
+)
+"""Every ratio statistic of the definitions above, in the order /stats shows them (a new one,
+such as basic-strategy accuracy, is a pair of counts fields and one line here)."""
+
+RATIO = {ratio.key: ratio for ratio in RATIOS}
 
 NO_ROUNDS = RoundCounts()

@@ -64,6 +64,7 @@ from engine.holdem.events import BoardDealt, Event, HandEnded, PlayerActed, PotA
 from engine.holdem.hand import Hand
 from engine.holdem.phh import HandHistory, replay
 from engine.holdem.streets import Street
+from engine.ratios import Ratio
 
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
 _VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
@@ -130,53 +131,80 @@ class StyleCounts:
 
     @property
     def vpip_pct(self) -> float | None:
-        return _pct(self.vpip, self.hands)
+        return RATIO["vpip"].of(self)
 
     @property
     def pfr_pct(self) -> float | None:
-        return _pct(self.pfr, self.hands)
+        return RATIO["pfr"].of(self)
 
     @property
     def three_bet_pct(self) -> float | None:
-        return _pct(self.three_bets, self.three_bet_chances)
+        return RATIO["three_bet"].of(self)
 
     @property
     def fold_to_three_bet_pct(self) -> float | None:
-        return _pct(self.folds_to_three_bet, self.fold_to_three_bet_chances)
+        return RATIO["fold_to_three_bet"].of(self)
 
     @property
     def cbet_pct(self) -> float | None:
-        return _pct(self.cbets, self.cbet_chances)
+        return RATIO["cbet"].of(self)
 
     @property
     def fold_to_cbet_pct(self) -> float | None:
-        return _pct(self.folds_to_cbet, self.fold_to_cbet_chances)
+        return RATIO["fold_to_cbet"].of(self)
 
     @property
     def af(self) -> float | None:
-        return self.postflop_aggressive / self.postflop_calls if self.postflop_calls else None
+        return RATIO["af"].of(self)
 
     @property
     def afq_pct(self) -> float | None:
-        decisions = self.postflop_aggressive + self.postflop_calls + self.postflop_folds
-        return _pct(self.postflop_aggressive, decisions)
+        return RATIO["afq"].of(self)
 
     @property
     def wtsd_pct(self) -> float | None:
-        return _pct(self.showdowns, self.saw_flop)
+        return RATIO["wtsd"].of(self)
 
     @property
     def wsd_pct(self) -> float | None:
-        return _pct(self.showdowns_won, self.showdowns)
+        return RATIO["wsd"].of(self)
 
     @property
     def won_without_showdown_pct(self) -> float | None:
-        return _pct(self.won_without_showdown, self.hands)
+        return RATIO["won_without_showdown"].of(self)
 
     @property
     def bb_per_100(self) -> float | None:
-        return self.net_bb_hundredths / self.hands if self.hands else None
+        return RATIO["bb_per_100"].of(self)
 
+
+RATIOS: tuple[Ratio, ...] = (
+    Ratio("bb_per_100", "bb/100", ("net_bb_hundredths",), ("hands",), scale=1),
+    Ratio("vpip", "VPIP", ("vpip",), ("hands",)),
+    Ratio("pfr", "PFR", ("pfr",), ("hands",)),
+    Ratio("three_bet", "3-bet", ("three_bets",), ("three_bet_chances",)),
+    Ratio(
+        "fold_to_three_bet",
+        "Fold to 3-bet",
+        ("folds_to_three_bet",),
+        ("fold_to_three_bet_chances",),
+    ),
+    Ratio("cbet", "C-bet", ("cbets",), ("cbet_chances",)),
+    Ratio("fold_to_cbet", "Fold to c-bet", ("folds_to_cbet",), ("fold_to_cbet_chances",)),
+    Ratio("af", "AF", ("postflop_aggressive",), ("postflop_calls",), scale=1),
+    Ratio(
+        "afq",
+        "Aggression freq.",
+        ("postflop_aggressive",),
+        ("postflop_aggressive", "postflop_calls", "postflop_folds"),
+    ),
+    Ratio("wtsd", "WTSD", ("showdowns",), ("saw_flop",)),
+    Ratio("wsd", "W$SD", ("showdowns_won",), ("showdowns",)),
+    Ratio("won_without_showdown", "Won w/o showdown", ("won_without_showdown",), ("hands",)),
+)
+"""Every ratio statistic of the definitions above, in the order /stats shows them."""
+
+RATIO = {ratio.key: ratio for ratio in RATIOS}
 
 NO_COUNTS = StyleCounts()
 
