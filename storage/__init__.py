@@ -100,12 +100,24 @@ from storage.models import (
     Transfer,
     VoidedHand,
 )
+from storage.player_counts import (
+    BLACKJACK_COLUMNS,
+    HOLDEM_COLUMNS,
+    BankrollDay,
+    PlayerCounts,
+    RatioBoard,
+    RatioQuery,
+    Recount,
+    StoredHand,
+)
 from storage.settings import EconomySettings
 from storage.shards import Shards, shard_of
 from storage.sqlite import Synchronous, latest_version, migrate_database
 from storage.store import Clock, Storage, utc_now
 
 __all__ = [
+    "BLACKJACK_COLUMNS",
+    "HOLDEM_COLUMNS",
     "MAX_CHIPS",
     "MINT_KINDS",
     "Account",
@@ -114,6 +126,7 @@ __all__ = [
     "AlreadySettled",
     "BalanceChange",
     "BalanceLimitExceeded",
+    "BankrollDay",
     "BetReason",
     "CashOut",
     "CheckReport",
@@ -160,8 +173,12 @@ __all__ = [
     "NotInRound",
     "OccupiedSeat",
     "Period",
+    "PlayerCounts",
     "Problem",
     "ProblemKind",
+    "RatioBoard",
+    "RatioQuery",
+    "Recount",
     "RecoveryReport",
     "RefundedRound",
     "RoundBet",
@@ -187,6 +204,7 @@ __all__ = [
     "Storage",
     "StorageClosed",
     "StorageError",
+    "StoredHand",
     "Synchronous",
     "TableClosed",
     "TableInfo",

@@ -31,6 +31,7 @@ from storage.models import (
     RoundState,
     RoundStatus,
 )
+from storage.player_counts import add_blackjack_round
 from storage.stats import StatsLine, add_stats
 
 MAX_PAYOUT_MULTIPLE = 3
@@ -253,6 +254,7 @@ def settle_round(
         (work.stamp, history, season_id, round_id),
     )
     add_stats(work, found.guild_id, season_id, Game.BLACKJACK, lines)
+    add_blackjack_round(work, round_id)
     return RoundSettled(round_id, payouts, nets, wallets)
 
 

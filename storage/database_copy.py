@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from storage import player_counts
 from storage.backend import Row, Transaction
 from storage.errors import DatabaseProblem
 from storage.models import CheckReport
@@ -214,6 +215,16 @@ TABLES: tuple[CopiedTable, ...] = (
         ("season_id", "user_id", "game"),
     ),
     CopiedTable("season_balances", ("season_id", "user_id", "balance"), ("season_id", "user_id")),
+    CopiedTable(
+        "holdem_counts",
+        (*player_counts.KEY_COLUMNS, *player_counts.HOLDEM_COLUMNS),
+        ("season_id", "user_id", "day"),
+    ),
+    CopiedTable(
+        "blackjack_counts",
+        (*player_counts.KEY_COLUMNS, *player_counts.BLACKJACK_COLUMNS),
+        ("season_id", "user_id", "day"),
+    ),
     CopiedTable(
         "guild_settings",
         ("guild_id", "key", "value", "updated_at", "updated_by"),

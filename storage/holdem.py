@@ -51,6 +51,7 @@ from storage.models import (
     TableOpened,
     TableStatus,
 )
+from storage.player_counts import add_holdem, check_counts
 from storage.stats import StatsLine, add_stats
 
 MAX_SEAT_NO = 99
@@ -356,8 +357,12 @@ def settle_hand(
     *,
     phh: str,
     results: Mapping[int, SeatResult],
+    counts: Mapping[int, Mapping[str, int]] | None = None,
 ) -> HandSettled:
     """Apply a finished hand: each seat's stack becomes its final stack, in one transaction.
+
+    ``counts`` are the hand's statistics by seat (``storage.player_counts``); the members' are
+    added to their running totals in the same transaction (bots keep none).
 
     Refused when the hand is not in progress, when the final stacks name other seats than the
     hand was dealt to, or when they do not add up to the starting stacks.
@@ -367,6 +372,7 @@ def settle_hand(
     seats = _running_hand(work, table_id, hand_id)
     require_text(phh, "The hand history", limit=MAX_PHH_CHARS)
     _check_settlement(hand_id, seats, final_stacks, results)
+    counted = _checked_counts(seats, counts)
     season_id = work.guild(table.guild_id).season_id
     deltas: dict[int, int] = {}
     lines: list[StatsLine] = []
@@ -400,6 +406,7 @@ def settle_hand(
         (work.stamp, phh, season_id, table_id, hand_id),
     )
     add_stats(work, table.guild_id, season_id, Game.HOLDEM, lines)
+    add_holdem(work, table.guild_id, season_id, counted)
     return HandSettled(table_id, hand_id, dict(sorted(final_stacks.items())), deltas)
 
 
@@ -432,6 +439,21 @@ def _check_settlement(
         require_amount(result.pot_won, what="pot won", allow_zero=True)
         if result.pot_won > started:
             raise InvalidSettlement("A pot cannot be bigger than all the chips in the hand.")
+
+
+def _checked_counts(
+    seats: Sequence[_HandSeatRow], counts: Mapping[int, Mapping[str, int]] | None
+) -> list[tuple[int, tuple[int, ...]]]:
+    """The members' statistics rows, ``(user_id, row)``; refused for a seat not in the hand."""
+    if counts is None:
+        return []
+    if not isinstance(counts, Mapping) or not set(counts) <= {s.seat_no for s in seats}:
+        raise InvalidSettlement("Statistics name a seat that was not in the hand.")
+    return [
+        (seat.user_id, check_counts(Game.HOLDEM, counts[seat.seat_no]))
+        for seat in seats
+        if seat.user_id is not None and seat.seat_no in counts
+    ]
 
 
 def void_hand(work: Work, table_id: int, hand_id: int, reason: str) -> HandVoided:

@@ -38,6 +38,7 @@ from storage import (
     economy,
     holdem,
     instances,
+    player_counts,
     stats,
     table_messages,
 )
@@ -672,28 +673,35 @@ class Storage:
         *,
         phh: str,
         results: Mapping[int, SeatResult] | None = None,
+        counts: Mapping[int, Mapping[str, int]] | None = None,
         key: str,
     ) -> HandSettled:
         """Apply a finished hand: final stacks by seat, its PHH text and per-seat results.
 
+        ``counts`` are the hand's statistics by seat (``engine.holdem.stats.StyleCounts`` as
+        a mapping); the members' are added to their totals in the same transaction.
+
         Raises :class:`AlreadySettled` (settled or voided before), :class:`UnknownHand`, and
         :class:`InvalidSettlement` when the final stacks name other seats or do not add up to the
-        starting stacks.
+        starting stacks, or the statistics are not counts of the hand's seats.
         """
         seat_results = dict(results or {})
+        request: dict[str, object] = {
+            "table_id": table_id,
+            "hand_id": hand_id,
+            "stacks": _pairs(final_stacks),
+            "phh": phh,
+            "results": _pairs(seat_results),
+        }
+        if counts is not None:
+            request["counts"] = _pairs(counts)
         return await self._operate(
             "settle_hand",
             key,
-            {
-                "table_id": table_id,
-                "hand_id": hand_id,
-                "stacks": _pairs(final_stacks),
-                "phh": phh,
-                "results": _pairs(seat_results),
-            },
+            request,
             HandSettled,
             lambda work: holdem.settle_hand(
-                work, table_id, hand_id, final_stacks, phh=phh, results=seat_results
+                work, table_id, hand_id, final_stacks, phh=phh, results=seat_results, counts=counts
             ),
             guild=_table_guild(table_id),
         )
@@ -1064,6 +1072,91 @@ class Storage:
                 tx, guild_id, user_id, metric, game=game, season=season
             )
         )
+
+    # --- statistics counters (storage/player_counts.py) ---------------------------------------
+
+    async def counts(
+        self,
+        guild_id: int,
+        user_id: int | None,
+        game: Game,
+        *,
+        season: SeasonSelector = Period.ALL_TIME,
+    ) -> player_counts.PlayerCounts:
+        """A member's statistics counters for a game (the whole guild's, pooled, for None).
+
+        Raises :class:`UnknownSeason` for a season number the guild never had."""
+
+        def body(tx: Transaction) -> player_counts.PlayerCounts:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            season_id = None if resolved is None else resolved[0]
+            values = player_counts.read_counts(tx, game, guild_id, user_id, season_id)
+            number = None if resolved is None else resolved[1]
+            return player_counts.PlayerCounts(guild_id, user_id, game, number, values)
+
+        return await self._read(body)
+
+    async def bankroll(
+        self, guild_id: int, user_id: int, game: Game, *, season: SeasonSelector = Period.ALL_TIME
+    ) -> list[player_counts.BankrollDay]:
+        """A member's net result and hands per UTC day, oldest first (for a bankroll graph)."""
+
+        def body(tx: Transaction) -> list[player_counts.BankrollDay]:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            season_id = None if resolved is None else resolved[0]
+            return player_counts.bankroll(tx, game, guild_id, user_id, season_id)
+
+        return await self._read(body)
+
+    async def ratio_leaderboard(
+        self,
+        guild_id: int,
+        query: player_counts.RatioQuery,
+        *,
+        season: SeasonSelector = Period.CURRENT_SEASON,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> player_counts.RatioBoard:
+        """One page of a ranking by a statistic (values in hundredths of its unit)."""
+        _page(limit, offset)
+        return await self._read(
+            lambda tx: player_counts.ratio_board(
+                tx,
+                query,
+                guild_id,
+                stats.resolve_season(tx, guild_id, season),
+                limit=limit,
+                offset=offset,
+            )
+        )
+
+    async def ratio_position(
+        self,
+        guild_id: int,
+        user_id: int,
+        query: player_counts.RatioQuery,
+        *,
+        season: SeasonSelector = Period.CURRENT_SEASON,
+    ) -> LeaderboardEntry | None:
+        """Where one member stands on a statistic's ranking, or None if unranked."""
+        return await self._read(
+            lambda tx: player_counts.ratio_position(
+                tx, query, guild_id, user_id, stats.resolve_season(tx, guild_id, season)
+            )
+        )
+
+    async def recount_stats(self, count: player_counts.HandCounter) -> player_counts.Recount:
+        """Every statistics row recomputed from the stored hands and rounds (nothing written)."""
+        return await self._read(lambda tx: player_counts.recount(tx, count))
+
+    async def stored_stats(self) -> dict[player_counts.CountsKey, tuple[int, ...]]:
+        """Every statistics row as stored."""
+        return await self._read(player_counts.all_counts)
+
+    async def rebuild_stats(self, count: player_counts.HandCounter) -> player_counts.Recount:
+        """Replace every statistics row by a recount, in one transaction (run it while the bot
+        is stopped: a hand settled meanwhile would be counted by whichever commits last)."""
+        return await self._write(lambda work: player_counts.rebuild(work.tx, count), guild=None)
 
     async def current_season(self, guild_id: int) -> Season:
         """The guild's current season (season 1 begins at the guild's first use)."""

@@ -43,6 +43,7 @@ from engine.bots import TableStats
 from engine.bots.runner import HandBot
 from engine.cards import Card
 from engine.holdem import Action, Check, Event, Fold, Hand, Stakes, phh
+from engine.holdem.stats import counts_by_seat, hand_stats
 from storage import Storage
 
 _log = logging.getLogger("felt.holdem")
@@ -351,6 +352,7 @@ class HandLifecycle:
                 summary.final_stacks,
                 phh=text,
                 results=summary.results,
+                counts=counts_by_seat(hand_stats(hand), list(self.order)),
                 key=key,
             ),
         )

@@ -57,7 +57,7 @@ takes a finished ``Hand`` (its big blind included); ``counts_from_phh`` replays 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 from engine.holdem.actions import ActionKind
 from engine.holdem.events import BoardDealt, Event, HandEnded, PlayerActed, PotAwarded
@@ -380,3 +380,19 @@ def hand_stats(hand: Hand) -> list[StyleCounts]:
 def counts_from_phh(history: HandHistory) -> list[StyleCounts]:
     """Each player's counts from a PHH hand, replayed by the engine."""
     return hand_stats(replay(history))
+
+
+def counts_by_seat(
+    counts: Sequence[StyleCounts], seats: Sequence[int]
+) -> dict[int, dict[str, int]]:
+    """Each player's counts as plain numbers by name, keyed by the seat player ``i`` sat in
+    (``seats[i]``, as PHH's ``seats`` field lists them): what storage keeps per member."""
+    if len(counts) != len(seats):
+        raise ValueError("one seat number per player is needed")
+    return {seat: asdict(part) for seat, part in zip(seats, counts, strict=True)}
+
+
+def phh_counts_by_seat(history: HandHistory) -> dict[int, dict[str, int]]:
+    """``counts_by_seat`` of a stored PHH hand (its ``seats`` field; seats 1, 2... without)."""
+    seats = history.extra.get("seats") or range(1, len(history.starting_stacks) + 1)
+    return counts_by_seat(counts_from_phh(history), [int(seat) for seat in seats])
