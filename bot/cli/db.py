@@ -6,6 +6,7 @@
     felt db export sessions --table ID [--out FILE] [--db PATH|URL] [--config PATH]
     felt db grant AMOUNT [--guild ID --member ID] [--db PATH|URL] [--config PATH]
     felt db copy --from sqlite:///felt.db --to postgresql://user@host/felt
+    felt db stats rebuild|check [--db PATH|URL] [--config PATH]
 
 A database is a SQLite file (a path, or a ``sqlite:///`` URL) or a ``postgresql://`` URL. Every
 command finds it as `felt run` does: ``--db`` when given, else the config file's ``[database]``
@@ -27,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from bot.cli import db_instances
+from bot.cli import db_instances, db_stats
 from bot.cli.common import CliError, SubParsers, whole_type
 from bot.config import ConfigError, load_config
 from storage.backend import redact
@@ -170,6 +171,7 @@ def register(subparsers: SubParsers) -> None:
     )
     copy.set_defaults(handler=_copy)
     db_instances.register(actions, later)
+    db_stats.register(actions, later)
 
 
 def _register_grant(actions: SubParsers, later: argparse.ArgumentParser) -> None:

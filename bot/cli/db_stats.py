@@ -1,0 +1,131 @@
+"""`felt db stats rebuild|check`: recount the statistics counters from the stored hands.
+
+    felt db stats rebuild [--db PATH|URL] [--config PATH]
+    felt db stats check [--db PATH|URL] [--config PATH]
+
+Settlement adds each hand's and round's counts as it commits (``storage/player_counts.py``);
+these recount them from scratch: every settled hand's stored PHH replayed by the engine
+(``engine.holdem.stats``), every settled round from its own rows. `rebuild` replaces the
+counters in one transaction (stop the bot first); `check` only reads, and exits 1 naming how
+many rows disagree. A hand whose PHH cannot be replayed is named and left out of both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from bot.cli.common import CliError
+from engine.errors import EngineError
+from engine.holdem import phh
+from engine.holdem.stats import phh_counts_by_seat
+from storage import Recount, Storage, StorageError, StoredHand
+
+SHOWN_DIFFERENCES = 10
+"""How many disagreeing rows `check` prints before summing up the rest."""
+
+
+def count_hand(hand: StoredHand) -> Mapping[int, Mapping[str, int]] | None:
+    """A stored hand's statistics by seat, or None when its PHH cannot be replayed."""
+    try:
+        return phh_counts_by_seat(phh.loads(hand.phh))
+    except (EngineError, ValueError):
+        return None
+
+
+def register(actions: Any, db_option: argparse.ArgumentParser) -> None:
+    """Add the `stats` action (``rebuild``, ``check``) to `felt db`."""
+    stats = actions.add_parser(
+        "stats",
+        parents=[db_option],
+        help="recount or verify the /stats counters from the stored hands",
+        description="Recount the statistics counters (/stats, /leaderboard) from every stored "
+        "hand's PHH and every settled round.",
+        epilog="examples:\n  felt db stats check --db felt.db\n"
+        "  felt db stats rebuild --db felt.db",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    kinds = stats.add_subparsers(dest="stats_command", metavar="WHAT", required=True)
+    rebuild = kinds.add_parser(
+        "rebuild",
+        parents=[db_option],
+        help="replace the counters by a recount (stop the bot first)",
+        description="Replace every statistics counter by a recount from the stored hands and "
+        "rounds, in one transaction. Stop the bot first.",
+    )
+    rebuild.set_defaults(handler=_rebuild)
+    check = kinds.add_parser(
+        "check",
+        parents=[db_option],
+        help="compare the counters with a recount; exit 1 if they differ",
+        description="Recount the statistics from the stored hands and rounds and compare them "
+        "with the counters settlement kept (read-only).",
+    )
+    check.set_defaults(handler=_check)
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from bot.cli.db import _located, _run, _shown, _with_storage  # noqa: PLC0415 (db imports us)
+
+    target = _located(args)
+    result = _run(
+        _with_storage(target, lambda storage: storage.rebuild_stats(count_hand), read_only=False)
+    )
+    print(
+        f"{_shown(target)}: rebuilt {len(result.rows):,} statistics row(s) from "
+        f"{result.hands:,} settled hand(s) and the settled rounds"
+    )
+    _print_unreadable(result)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from bot.cli.db import _located, _run, _shown, _with_storage  # noqa: PLC0415 (db imports us)
+
+    async def compare(storage: Storage) -> tuple[Recount, dict[Any, Any]]:
+        return await storage.recount_stats(count_hand), await storage.stored_stats()
+
+    target = _located(args)
+    try:
+        recount, stored = _run(_with_storage(target, compare))
+    except StorageError as error:
+        raise CliError(str(error)) from error
+    _print_unreadable(recount)
+    differing = sorted(
+        (
+            key
+            for key in recount.rows.keys() | stored.keys()
+            if recount.rows.get(key) != stored.get(key)
+        ),
+        key=repr,
+    )
+    shown = _shown(target)
+    if not differing:
+        print(
+            f"{shown}: OK, {len(stored):,} statistics row(s) equal a recount of "
+            f"{recount.hands:,} settled hand(s) and the settled rounds"
+        )
+        return 0
+    print(f"{shown}: {len(differing):,} statistics row(s) differ from a recount", file=sys.stderr)
+    for game, season_id, guild_id, user_id, day in differing[:SHOWN_DIFFERENCES]:
+        print(
+            f"  {game.value} guild {guild_id} season {season_id} member {user_id} day {day}",
+            file=sys.stderr,
+        )
+    if len(differing) > SHOWN_DIFFERENCES:
+        print(f"  ... and {len(differing) - SHOWN_DIFFERENCES:,} more", file=sys.stderr)
+    print("Run `felt db stats rebuild` (with the bot stopped) to recount them.", file=sys.stderr)
+    return 1
+
+
+def _print_unreadable(result: Recount) -> None:
+    if result.unreadable:
+        hands = ", ".join(f"table {t} hand #{h}" for t, h in result.unreadable[:SHOWN_DIFFERENCES])
+        more = len(result.unreadable) - SHOWN_DIFFERENCES
+        print(
+            f"left out {len(result.unreadable):,} hand(s) whose PHH cannot be replayed: {hands}"
+            + (f" and {more:,} more" if more > 0 else ""),
+            file=sys.stderr,
+        )
