@@ -54,6 +54,8 @@ def register(actions: Any, db_option: argparse.ArgumentParser) -> None:
         help="replace the counters by a recount (stop the bot first)",
         description="Replace every statistics counter by a recount from the stored hands and "
         "rounds, in one transaction. Stop the bot first.",
+        epilog="example:\n  felt db stats rebuild --config config.toml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rebuild.set_defaults(handler=_rebuild)
     check = kinds.add_parser(
@@ -62,6 +64,8 @@ def register(actions: Any, db_option: argparse.ArgumentParser) -> None:
         help="compare the counters with a recount; exit 1 if they differ",
         description="Recount the statistics from the stored hands and rounds and compare them "
         "with the counters settlement kept (read-only).",
+        epilog="example:\n  felt db stats check --config config.toml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.set_defaults(handler=_check)
 
