@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import discord
@@ -21,7 +20,20 @@ from bot.discord.chips import signed
 from bot.discord.errors import Refusal
 from bot.discord.replies import acknowledge
 from bot.discord.tree import route_errors
-from storage import Game, Leaderboard, LeaderboardEntry, Metric, Period, SeasonSelector, Storage
+from engine.blackjack import stats as blackjack_stats
+from engine.holdem import stats as holdem_stats
+from engine.ratios import Ratio
+from storage import (
+    Game,
+    Leaderboard,
+    LeaderboardEntry,
+    Metric,
+    Period,
+    RatioBoard,
+    RatioQuery,
+    SeasonSelector,
+    Storage,
+)
 
 PAGE_SIZE = 10
 CUSTOM_ID_PREFIX = "felt:lb"
@@ -29,34 +41,57 @@ ALL_TIME = 0
 """The season number that means "all time" in the command option and the custom_id."""
 
 
-class Board(StrEnum):
-    """The ``board`` option of /leaderboard."""
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One choice of the ``board`` option of /leaderboard: a storage metric (chips, winnings,
+    biggest pot), or a statistic of one game (``ratio``), ranked among members with at least a
+    minimum number of hands (rounds)."""
 
-    CHIPS = "chips"
-    """Chips held now (wallet, tables, bets); not per game."""
-    WINNINGS = "winnings"
-    """Net winnings from games."""
-    BIGGEST_POT = "biggest_pot"
-    """The biggest pot (or blackjack round profit) won."""
-
-    @property
-    def metric(self) -> Metric:
-        return {
-            Board.CHIPS: Metric.BALANCE,
-            Board.WINNINGS: Metric.NET,
-            Board.BIGGEST_POT: Metric.BIGGEST_POT,
-        }[self]
+    key: str
+    heading: str
+    metric: Metric | None = None
+    game: Game | None = None
+    """The game a statistic board belongs to (None for the metric boards)."""
+    ratio: Ratio | None = None
 
     @property
-    def heading(self) -> str:
-        return {
-            Board.CHIPS: "Chips",
-            Board.WINNINGS: "Winnings",
-            Board.BIGGEST_POT: "Biggest pot",
-        }[self]
+    def choice_name(self) -> str:
+        return self.heading if self.game is None else f"{self.heading} ({GAME_NAMES[self.game]})"
 
 
 GAME_NAMES = {Game.HOLDEM: "Hold'em", Game.BLACKJACK: "Blackjack"}
+CHIPS = Board("chips", "Chips", metric=Metric.BALANCE)
+"""Chips held now (wallet, tables, bets); not per game."""
+WINNINGS = Board("winnings", "Winnings", metric=Metric.NET)
+BIGGEST_POT = Board("biggest_pot", "Biggest pot", metric=Metric.BIGGEST_POT)
+"""The biggest pot (or blackjack round profit) won."""
+BOARDS: dict[str, Board] = {
+    board.key: board
+    for board in (
+        CHIPS,
+        WINNINGS,
+        BIGGEST_POT,
+        *(Board(r.key, r.label, game=Game.HOLDEM, ratio=r) for r in holdem_stats.RATIOS),
+        *(Board(r.key, r.label, game=Game.BLACKJACK, ratio=r) for r in blackjack_stats.RATIOS),
+    )
+}
+"""Every board by its option value: a statistic added to a game's ``RATIOS`` gets one."""
+DEFAULT_MIN_HANDS = 100
+"""A statistic board ranks members with at least this many hands (rounds) unless asked."""
+MAX_MIN_HANDS = 1_000_000
+
+
+def ratio_text(ratio: Ratio, value: float | None) -> str:
+    """A statistic's value as /stats and the boards show it ("23.5%", "+4.20 bb/100")."""
+    if value is None:
+        return "–"
+    if ratio.percent:
+        return f"{value:.1f}%"
+    if ratio.key == "bb_per_100":
+        return f"{value:+.2f}"
+    if ratio.key == "return_per_round":
+        return f"{value:+,.2f} chips"
+    return f"{value:.2f}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +104,15 @@ class PageRequest:
     season: SeasonSelector
     page: int
     owner_id: int
+    minimum: int = DEFAULT_MIN_HANDS
+    """Hands (rounds) a member needs to be on a statistic board."""
+
+    @property
+    def query(self) -> RatioQuery | None:
+        ratio, game = self.board.ratio, self.board.game
+        if ratio is None or game is None:
+            return None
+        return RatioQuery(game, ratio.numerator, ratio.denominator, ratio.scale, self.minimum)
 
 
 def season_selector(number: int | None) -> SeasonSelector:
@@ -78,38 +122,52 @@ def season_selector(number: int | None) -> SeasonSelector:
     return Period.ALL_TIME if number == ALL_TIME else number
 
 
-async def render_page(
-    storage: Storage, request: PageRequest
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The embed of one page and its buttons (None when everything fits on one page)."""
-    first = await storage.leaderboard(
+Ranking = Leaderboard | RatioBoard
+
+
+async def _ranking(storage: Storage, request: PageRequest, offset: int) -> Ranking:
+    query = request.query
+    if query is not None:
+        return await storage.ratio_leaderboard(
+            request.guild_id, query, season=request.season, limit=PAGE_SIZE, offset=offset
+        )
+    assert request.board.metric is not None
+    return await storage.leaderboard(
         request.guild_id,
         request.board.metric,
         game=request.game,
         season=request.season,
         limit=PAGE_SIZE,
-        offset=0,
+        offset=offset,
     )
-    pages = max(1, math.ceil(first.total / PAGE_SIZE))
-    page = min(max(request.page, 0), pages - 1)
-    board = first
-    if page:
-        board = await storage.leaderboard(
-            request.guild_id,
-            request.board.metric,
-            game=request.game,
-            season=request.season,
-            limit=PAGE_SIZE,
-            offset=page * PAGE_SIZE,
+
+
+async def _position(storage: Storage, request: PageRequest) -> LeaderboardEntry | None:
+    query = request.query
+    if query is not None:
+        return await storage.ratio_position(
+            request.guild_id, request.owner_id, query, season=request.season
         )
-    mine = await storage.leaderboard_position(
+    assert request.board.metric is not None
+    return await storage.leaderboard_position(
         request.guild_id,
         request.owner_id,
         request.board.metric,
         game=request.game,
         season=request.season,
     )
-    embed = _embed(request.board, board, page, pages, mine)
+
+
+async def render_page(
+    storage: Storage, request: PageRequest
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The embed of one page and its buttons (None when everything fits on one page)."""
+    first = await _ranking(storage, request, 0)
+    pages = max(1, math.ceil(first.total / PAGE_SIZE))
+    page = min(max(request.page, 0), pages - 1)
+    board = first if not page else await _ranking(storage, request, page * PAGE_SIZE)
+    mine = await _position(storage, request)
+    embed = _embed(request, board, page, pages, mine)
     if pages == 1:
         return embed, None
     # Pin the season number so that a new season starting meanwhile does not change the board.
@@ -123,6 +181,7 @@ async def render_page(
                 season,
                 target,
                 request.owner_id,
+                minimum=request.minimum if request.query is not None else None,
                 label=label,
                 disabled=not 0 <= target < pages,
             )
@@ -131,12 +190,17 @@ async def render_page(
 
 
 def _embed(
-    board: Board, ranking: Leaderboard, page: int, pages: int, mine: LeaderboardEntry | None
+    request: PageRequest,
+    ranking: Ranking,
+    page: int,
+    pages: int,
+    mine: LeaderboardEntry | None,
 ) -> discord.Embed:
+    board = request.board
     game = GAME_NAMES[ranking.game] if ranking.game is not None else "all games"
     season = "all time" if ranking.season is None else f"season {ranking.season}"
     title = f"{board.heading} leaderboard · {game} · {season}"
-    if board is Board.CHIPS:
+    if board is CHIPS:
         title = f"Chips leaderboard · {season}"
     lines = [
         f"**{entry.rank}.** <@{entry.user_id}> · {_value(board, entry.value)}"
@@ -148,6 +212,9 @@ def _embed(
         colour=discord.Colour.gold(),
     )
     footer = f"Page {page + 1} of {pages} · {ranking.total:,} ranked"
+    if request.query is not None:
+        unit = "rounds" if board.game is Game.BLACKJACK else "hands"
+        footer += f" · {request.minimum:,}+ {unit}"
     if mine is not None:
         footer += f" · You: #{mine.rank} ({_value(board, mine.value)})"
     embed.set_footer(text=footer)
@@ -155,13 +222,15 @@ def _embed(
 
 
 def _value(board: Board, value: int) -> str:
-    return signed(value) if board is Board.WINNINGS else f"{value:,}"
+    if board.ratio is not None:
+        return ratio_text(board.ratio, value / 100)  # storage ranks in hundredths
+    return signed(value) if board is WINNINGS else f"{value:,}"
 
 
 _TEMPLATE = (
     re.escape(CUSTOM_ID_PREFIX)
-    + r":(?P<board>chips|winnings|biggest_pot):(?P<game>all|holdem|blackjack)"
-    + r":(?P<season>\d{1,9}):(?P<page>\d{1,9}):(?P<owner>\d{1,20})"
+    + r":(?P<board>[a-z0-9_]{1,40}):(?P<game>all|holdem|blackjack)"
+    + r":(?P<season>\d{1,9}):(?P<page>\d{1,9}):(?P<owner>\d{1,20})(?::(?P<minimum>\d{1,9}))?"
 )
 
 
@@ -170,12 +239,14 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_
 
     def __init__(
         self,
-        board: Board,
+        board: Board | None,
         game: Game | None,
         season: int,
         page: int,
         owner_id: int,
         *,
+        minimum: int | None = None,
+        board_key: str = "",
         label: str = "Page",
         disabled: bool = False,
     ) -> None:
@@ -183,20 +254,24 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_
         # "Previous" on the first page is disabled and points at page 0 itself, which keeps its
         # custom_id well-formed and different from "Next" (page 1).
         shown = max(page, 0)
+        key = board.key if board is not None else board_key
+        suffix = "" if minimum is None else f":{minimum}"
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"{CUSTOM_ID_PREFIX}:{board.value}:{game_part}:{season}:{shown}:"
-                f"{owner_id}",
+                custom_id=f"{CUSTOM_ID_PREFIX}:{key}:{game_part}:{season}:{shown}:"
+                f"{owner_id}{suffix}",
             )
         )
         self.board = board
+        """None for a board this version of Felt does not have (refused when clicked)."""
         self.game = game
         self.season = season
         self.page = shown
         self.owner_id = owner_id
+        self.minimum = DEFAULT_MIN_HANDS if minimum is None else minimum
 
     @classmethod
     async def from_custom_id(
@@ -207,12 +282,15 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_
         /,
     ) -> LeaderboardPage:
         game = None if match["game"] == "all" else Game(match["game"])
+        minimum = None if match["minimum"] is None else int(match["minimum"])
         return cls(
-            Board(match["board"]),
+            BOARDS.get(match["board"]),
             game,
             int(match["season"]),
             int(match["page"]),
             int(match["owner"]),
+            minimum=minimum,
+            board_key=match["board"],
             label=getattr(item, "label", None) or "Page",
         )
 
@@ -225,7 +303,7 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_
                 )
             guild_id = interaction.guild_id
             storage = getattr(interaction.client, "storage", None)
-            if guild_id is None or not isinstance(storage, Storage):
+            if guild_id is None or not isinstance(storage, Storage) or self.board is None:
                 raise Refusal("This leaderboard cannot be shown here.")
             await acknowledge(interaction)
             request = PageRequest(
@@ -235,6 +313,7 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_
                 Period.ALL_TIME if self.season == ALL_TIME else self.season,
                 self.page,
                 self.owner_id,
+                self.minimum,
             )
             embed, view = await render_page(storage, request)
             await interaction.edit_original_response(embed=embed, view=view)

@@ -27,7 +27,7 @@ from bot.discord.guild_settings import (
     game_channel_ids,
     holdem_defaults,
 )
-from bot.discord.leaderboard import Board, LeaderboardPage
+from bot.discord.leaderboard import BOARDS, MAX_MIN_HANDS, Board, LeaderboardPage
 from storage import MAX_CHIPS, Game, Storage
 
 # ----- chips ------------------------------------------------------------------------------------
@@ -144,17 +144,21 @@ async def test_table_defaults_follow_the_guild_then_the_config(tmp_path: Path) -
 # ----- custom_id formats ------------------------------------------------------------------------
 
 
-def test_leaderboard_custom_ids_fit_and_parse_back() -> None:
-    widest = LeaderboardPage(Board.BIGGEST_POT, Game.BLACKJACK, 999_999_999, 999_999_999, 2**64 - 1)
+@pytest.mark.parametrize("board", list(BOARDS.values()), ids=list(BOARDS))
+def test_leaderboard_custom_ids_fit_and_parse_back(board: Board) -> None:
+    game = board.game or Game.BLACKJACK
+    minimum = MAX_MIN_HANDS if board.ratio is not None else None
+    widest = LeaderboardPage(board, game, 999_999_999, 999_999_999, 2**64 - 1, minimum=minimum)
     custom_id = widest.item.custom_id
     assert custom_id is not None
     assert len(custom_id) <= 100
     match = LeaderboardPage.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None
-    assert (match["board"], match["game"], match["owner"]) == (
-        "biggest_pot",
-        "blackjack",
+    assert (match["board"], match["game"], match["owner"], match["minimum"]) == (
+        board.key,
+        game.value,
         str(2**64 - 1),
+        None if minimum is None else str(minimum),
     )
 
 

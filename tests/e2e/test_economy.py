@@ -1,4 +1,5 @@
-"""The economy commands end to end: /balance, /daily, /give, /leaderboard, /stats, /history.
+"""The economy commands end to end: /balance, /daily, /give, /history (and every command's
+apology when the database is closed).
 
 Each test drives the unmodified bot through the fake Discord and checks what every member can
 see, and what the database holds afterwards (a refusal changes nothing).
@@ -362,98 +363,6 @@ async def test_a_closed_database_gets_an_apology_and_changes_nothing(
         await reopened.close()
 
 
-# ----- /leaderboard -----------------------------------------------------------------------------
-
-
-async def seat_players(fake: FakeDiscord, storage: Storage, world: World, count: int) -> list[Any]:
-    """``count`` members with 1,001 ... 1,000 + count chips (the last one richest)."""
-    members = [fake.create_member(world.guild, f"Player{n}") for n in range(count)]
-    for n, member in enumerate(members, start=1):
-        await storage.admin_grant(
-            world.guild.id, member.id, n, actor_id=world.admin.id, key=f"g{n}"
-        )
-    return members
-
-
-async def test_leaderboard_pages_turn_only_for_the_member_who_asked(
-    fake_discord: FakeDiscord, start_bot: StartBot, world: World
-) -> None:
-    bot = await start_bot()
-    members = await seat_players(fake_discord, bot.storage, world, 12)
-    await bot.storage.ensure_account(world.guild.id, world.alice.id)
-
-    asked = await use(fake_discord, world.alice, world.channel, "leaderboard")
-    message = asked.reply
-    assert not message.ephemeral
-    assert message in fake_discord.visible_to(world.bob)
-    first_page = message.embed
-    assert first_page is not None
-    assert first_page["title"] == "Chips leaderboard · season 1"
-    lines = first_page["description"].splitlines()
-    assert len(lines) == 10
-    assert lines[0] == f"**1.** <@{members[-1].id}> · 1,012"
-    assert first_page["footer"]["text"] == "Page 1 of 2 · 13 ranked · You: #13 (1,000)"
-    assert [(b.label, b.disabled) for b in message.buttons] == [
-        ("◀ Previous", True),
-        ("Next ▶", False),
-    ]
-
-    intruder = await fake_discord.click(world.bob, message, label="Next ▶")
-    await intruder.wait_answered()
-    assert intruder.reply.ephemeral_for is world.bob.user
-    assert intruder.reply.content.startswith(
-        f"These buttons turn the pages for <@{world.alice.id}>"
-    )
-    assert message.embed == first_page
-
-    # A restart in between: the buttons carry their state and still work.
-    await bot.close()
-    await start_bot()
-    turned = await fake_discord.click(world.alice, message, label="Next ▶")
-    await fake_discord.wait_until(lambda: message.embed != first_page or bool(turned.errors))
-    assert turned.errors == []
-    second_page = message.embed
-    assert second_page is not None
-    assert second_page["description"].splitlines() == [
-        f"**11.** <@{members[1].id}> · 1,002",
-        f"**12.** <@{members[0].id}> · 1,001",
-        f"**13.** <@{world.alice.id}> · 1,000",
-    ]
-    assert [(b.label, b.disabled) for b in message.buttons] == [
-        ("◀ Previous", False),
-        ("Next ▶", True),
-    ]
-    assert fake_discord.channel_messages(world.channel) == [message]
-
-
-async def test_leaderboard_refuses_bad_options_privately(
-    fake_discord: FakeDiscord, felt_bot: FeltBot, world: World
-) -> None:
-    per_game = await use(
-        fake_discord, world.alice, world.channel, "leaderboard", board="chips", game="holdem"
-    )
-    unknown_board = await fake_discord.slash(
-        world.alice, world.channel, "leaderboard", board="luck", unchecked=True
-    )
-    negative_season = await fake_discord.slash(
-        world.alice, world.channel, "leaderboard", season=-3, unchecked=True
-    )
-    missing_season = await use(fake_discord, world.alice, world.channel, "leaderboard", season=7)
-    await answered(fake_discord, unknown_board)
-    await answered(fake_discord, negative_season)
-
-    assert per_game.reply.content.startswith("The chips board counts chips from every game")
-    assert unknown_board.reply.content == (
-        "Unknown board 'luck': choose chips, winnings, biggest_pot."
-    )
-    assert negative_season.reply.content.startswith("The season must be a number from 1")
-    assert missing_season.reply.content == "There is no season 7 in this server."
-    for interaction in (per_game, unknown_board, negative_season, missing_season):
-        assert interaction.reply.ephemeral_for is world.alice.user
-    # The public "thinking..." of the last one was removed, not left in the channel.
-    assert fake_discord.channel_messages(world.channel) == []
-
-
 async def play_a_round_and_a_hand(storage: Storage, world: World) -> None:
     """Alice wins a blackjack round (+100) and Bob loses it; Alice wins a Hold'em pot of 40."""
     guild, channel = world.guild.id, world.channel.id
@@ -484,50 +393,7 @@ async def play_a_round_and_a_hand(storage: Storage, world: World) -> None:
     )
 
 
-async def test_winnings_board_for_one_game(
-    fake_discord: FakeDiscord, felt_bot: FeltBot, world: World
-) -> None:
-    await play_a_round_and_a_hand(felt_bot.storage, world)
-
-    board = await use(
-        fake_discord, world.bob, world.channel, "leaderboard", board="winnings", game="blackjack"
-    )
-
-    embed = board.reply.embed
-    assert embed is not None
-    assert embed["title"] == "Winnings leaderboard · Blackjack · season 1"
-    assert embed["description"].splitlines() == [
-        f"**1.** <@{world.alice.id}> · +100",
-        f"**2.** <@{world.bob.id}> · -100",
-    ]
-    assert embed["footer"]["text"] == "Page 1 of 1 · 2 ranked · You: #2 (-100)"
-    assert board.reply.buttons == []
-    assert board.reply in fake_discord.visible_to(world.alice)
-
-
-# ----- /stats and /history ----------------------------------------------------------------------
-
-
-async def test_stats_show_each_game_for_yourself_or_another_member(
-    fake_discord: FakeDiscord, felt_bot: FeltBot, world: World
-) -> None:
-    await play_a_round_and_a_hand(felt_bot.storage, world)
-
-    mine = await use(fake_discord, world.alice, world.channel, "stats")
-    theirs = await use(fake_discord, world.alice, world.channel, "stats", member=world.bob)
-
-    embed = mine.reply.embed
-    assert embed is not None
-    fields = {field["name"]: field["value"] for field in embed["fields"]}
-    assert fields["Chips"] == "900 chips (plus 220 at tables)"
-    assert fields["Hold'em"] == "Hands: 1, won 1 (100%)\nNet: +20\nBiggest pot: 40"
-    assert fields["Blackjack"] == "Rounds: 1, hands won 1 of 1\nBlackjacks: 0\nNet: +100"
-    assert fields["Season 1"] == "Net: +120"
-    their_embed = theirs.reply.embed
-    assert their_embed is not None
-    assert their_embed["title"] == "Stats for Bob"
-    assert_private(fake_discord, theirs, world)
-    assert fake_discord.visible_to(world.bob) == []
+# ----- /history ----------------------------------------------------------------------------------
 
 
 async def test_history_lists_your_hands_and_rounds_newest_first(

@@ -1,18 +1,18 @@
-"""``/balance``, ``/daily``, ``/give``, ``/leaderboard``, ``/stats`` and ``/history``: a member's
-chips and results.
+"""``/balance``, ``/daily``, ``/give`` and ``/history``: a member's chips and recent games
+(``/stats`` and ``/leaderboard`` are in ``bot/discord/cogs/stats.py``).
 
 Every command that reads or writes chips acknowledges the interaction before it waits on the
 database (after checking its options, so that a bad option is refused at once and privately).
 Answers about yourself are ephemeral; a gift is announced in the channel so that its recipient
-learns about it; a leaderboard is posted for everyone. Using any of these about yourself opens
-your account, with the guild's starting chips.
+learns about it. Using any of these about yourself opens your account, with the guild's starting
+chips.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,25 +21,15 @@ from discord.ext import commands
 from bot.discord.chips import checked_amount, chips, signed
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
-from bot.discord.leaderboard import (
-    Board,
-    LeaderboardPage,
-    PageRequest,
-    render_page,
-    season_selector,
-)
 from bot.discord.permissions import guild_member
 from bot.discord.replies import acknowledge, defer_first
 from storage import (
     MAX_CHIPS,
     Account,
-    Game,
     HandRecord,
     HandStatus,
-    Period,
     RoundRecord,
     RoundStatus,
-    Stats,
     Storage,
 )
 
@@ -75,16 +65,10 @@ def refuse_bot(member: discord.Member | discord.User) -> None:
 
 
 class Economy(commands.Cog):
-    """A member's chips: balance, daily bonus, gifts, leaderboards, stats and history."""
+    """A member's chips: balance, daily bonus, gifts and history."""
 
     def __init__(self, bot: FeltBot) -> None:
         self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LeaderboardPage)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(LeaderboardPage)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         guild_member(interaction)  # refuses a DM sent by a client that ignored the contexts
@@ -165,79 +149,6 @@ class Economy(commands.Cog):
             allowed_mentions=discord.AllowedMentions(users=[member]),
         )
 
-    # ----- /leaderboard ------------------------------------------------------------------------
-
-    @app_commands.command(name="leaderboard", description="Who holds the most chips, wins most...")
-    @app_commands.describe(
-        board="What to rank by (default: chips held)",
-        game="Only this game (winnings and biggest pot)",
-        season="Season number; 0 for all time (default: the current season)",
-    )
-    @app_commands.choices(
-        board=[
-            app_commands.Choice(name="Chips", value=Board.CHIPS.value),
-            app_commands.Choice(name="Winnings", value=Board.WINNINGS.value),
-            app_commands.Choice(name="Biggest pot", value=Board.BIGGEST_POT.value),
-        ],
-        game=[
-            app_commands.Choice(name="Hold'em", value=Game.HOLDEM.value),
-            app_commands.Choice(name="Blackjack", value=Game.BLACKJACK.value),
-        ],
-    )
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction[FeltBot],
-        board: str = Board.CHIPS.value,
-        game: str | None = None,
-        season: app_commands.Range[int, 0, MAX_SEASON] | None = None,
-    ) -> None:
-        me = guild_member(interaction)
-        chosen_board = _choice(Board, board, "board")
-        chosen_game = None if game is None else _choice(Game, game, "game")
-        if chosen_board is Board.CHIPS and chosen_game is not None:
-            raise Refusal(
-                "The chips board counts chips from every game; pick winnings or biggest_pot "
-                "to rank one game."
-            )
-        if season is not None and (
-            isinstance(season, bool) or not isinstance(season, int) or not 0 <= season <= MAX_SEASON
-        ):
-            raise Refusal(
-                f"The season must be a number from 1 to {MAX_SEASON:,}, or 0 for all time."
-            )
-        await acknowledge(interaction, thinking=True)
-        request = PageRequest(
-            me.guild.id, chosen_board, chosen_game, season_selector(season), 0, me.id
-        )
-        embed, view = await render_page(self.storage, request)
-        if view is None:
-            await interaction.followup.send(embed=embed)
-        else:
-            await interaction.followup.send(embed=embed, view=view)
-
-    # ----- /stats ------------------------------------------------------------------------------
-
-    @app_commands.command(name="stats", description="Your results in each game, or a member's.")
-    @app_commands.describe(member="Whose results to show (default: yours)")
-    async def stats(
-        self, interaction: discord.Interaction[FeltBot], member: discord.Member | None = None
-    ) -> None:
-        me = guild_member(interaction)
-        target = member or me
-        refuse_bot(target)
-        await acknowledge(interaction, ephemeral=True, thinking=True)
-        guild_id = me.guild.id
-        account: Account | None
-        if target.id == me.id:
-            account, _opened = await open_account(self.storage, guild_id, me.id)
-        else:
-            account = await self.storage.get_account(guild_id, target.id)
-        holdem = await self.storage.stats(guild_id, target.id, game=Game.HOLDEM)
-        blackjack = await self.storage.stats(guild_id, target.id, game=Game.BLACKJACK)
-        season = await self.storage.stats(guild_id, target.id, season=Period.CURRENT_SEASON)
-        embed = stats_embed(target, account, holdem, blackjack, season)
-        await interaction.followup.send(embed=embed, ephemeral=True)
-
     # ----- /history ----------------------------------------------------------------------------
 
     @app_commands.command(
@@ -253,53 +164,7 @@ class Economy(commands.Cog):
         await interaction.followup.send(embed=history_embed(me.id, hands, rounds), ephemeral=True)
 
 
-ChoiceT = TypeVar("ChoiceT", Board, Game)
-
-
-def _choice(kind: type[ChoiceT], value: str, option: str) -> ChoiceT:
-    try:
-        return kind(value)
-    except ValueError:
-        names = ", ".join(member.value for member in kind)
-        raise Refusal(f"Unknown {option} {value!r}: choose {names}.") from None
-
-
 # ----- rendering ---------------------------------------------------------------------------------
-
-
-def stats_embed(
-    member: discord.Member,
-    account: Account | None,
-    holdem: Stats,
-    blackjack: Stats,
-    season: Stats,
-) -> discord.Embed:
-    embed = discord.Embed(title=f"Stats for {member.display_name}", colour=discord.Colour.blue())
-    embed.add_field(
-        name="Chips",
-        value=describe_holdings(account) if account is not None else "No account yet",
-        inline=False,
-    )
-    won = f" ({holdem.hands_won / holdem.hands_played:.0%})" if holdem.hands_played else ""
-    embed.add_field(
-        name="Hold'em",
-        value=(
-            f"Hands: {holdem.hands_played:,}, won {holdem.hands_won:,}{won}\n"
-            f"Net: {signed(holdem.net)}\nBiggest pot: {holdem.biggest_pot:,}"
-        ),
-    )
-    embed.add_field(
-        name="Blackjack",
-        value=(
-            f"Rounds: {blackjack.rounds_played:,}, hands won {blackjack.hands_won:,} of "
-            f"{blackjack.hands_played:,}\nBlackjacks: {blackjack.blackjacks:,}\n"
-            f"Net: {signed(blackjack.net)}"
-        ),
-    )
-    label = f"Season {season.season}" if season.season is not None else "This season"
-    embed.add_field(name=label, value=f"Net: {signed(season.net)}", inline=False)
-    embed.set_footer(text="All-time results unless marked. /leaderboard ranks everyone.")
-    return embed
 
 
 @dataclass(frozen=True, slots=True)
