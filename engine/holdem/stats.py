@@ -57,7 +57,7 @@ takes a finished ``Hand`` (its big blind included); ``counts_from_phh`` replays 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 from engine.holdem.actions import ActionKind
 from engine.holdem.events import BoardDealt, Event, HandEnded, PlayerActed, PotAwarded
@@ -389,7 +389,11 @@ def counts_by_seat(
     (``seats[i]``, as PHH's ``seats`` field lists them): what storage keeps per member."""
     if len(counts) != len(seats):
         raise ValueError("one seat number per player is needed")
-    return {seat: asdict(part) for seat, part in zip(seats, counts, strict=True)}
+    names = [f.name for f in fields(StyleCounts)]
+    return {
+        seat: {name: getattr(part, name) for name in names}
+        for seat, part in zip(seats, counts, strict=True)
+    }
 
 
 def phh_counts_by_seat(history: HandHistory) -> dict[int, dict[str, int]]:

@@ -39,10 +39,10 @@ async def play_hands(
     for number in range(1, hands + 1):
         info = await storage.get_table(table)
         assert info is not None
-        for seat in info.seats:
-            if seat.stack < 100:
+        for occupied in info.seats:
+            if occupied.stack < 100:
                 await storage.rebuy(
-                    table, seat.seat_no, 5_000, key=f"re{seed}:{number}:{seat.seat_no}"
+                    table, occupied.seat_no, 5_000, key=f"re{seed}:{number}:{occupied.seat_no}"
                 )
         info = await storage.get_table(table)
         assert info is not None
