@@ -8,6 +8,12 @@ whose fields have these columns' names (a test holds them equal); the game layer
 hand's counts from its events and passes them in, as ``felt db stats rebuild`` does from the
 stored PHH. Blackjack counts come from the round's own rows (bets by reason, payouts), by one
 query for a settled round and for a rebuild alike.
+
+Adding a statistic (say Blackjack basic-strategy accuracy): a migration adds its count columns
+(``ALTER TABLE blackjack_counts ADD COLUMN ... NOT NULL DEFAULT 0``, both backends), the engine's
+counts value gains fields of the same names and its ``RATIOS`` a line, the columns are appended
+here (and, for Blackjack, to ``_BLACKJACK_ROWS``, from wherever the round stores them); /stats
+and a /leaderboard board follow from ``RATIOS``.
 """
 
 from __future__ import annotations
