@@ -87,6 +87,8 @@ _TABLES = (
     "bj_players",
     "bj_bets",
     "member_stats",
+    "holdem_counts",
+    "blackjack_counts",
     "seasons",
     "season_balances",
     "guild_settings",

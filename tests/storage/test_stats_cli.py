@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import main
 from storage.store import Storage
-from tests.storage.conftest import FakeClock
+from tests.storage.support import FakeClock
 from tests.storage.test_stats_counts import Casino
 
 

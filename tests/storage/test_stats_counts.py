@@ -30,7 +30,7 @@ from storage import (
 )
 from storage import player_counts as counts_module
 from storage.store import Storage
-from tests.storage.conftest import FakeClock, Sql, State
+from tests.storage.support import FakeClock, Sql, State
 
 GUILD = 222_222_222_222_222_222
 CHANNEL = 888
