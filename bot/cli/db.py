@@ -14,7 +14,8 @@ command finds it as `felt run` does: ``--db`` when given, else the config file's
 ``--config`` are accepted before or after the action. `check` and `export` only read, and open a
 SQLite file read-only, so a backup on a read-only mount can be inspected.
 
-`check` exits 0 when every chip is accounted for and 1 naming each account that disagrees; a
+`check` exits 0 when every chip is accounted for and the statistics equal a recount of the
+stored hands, and 1 naming each account (or statistics row) that disagrees; a
 refusal (no database, a database from a newer Felt, a non-empty copy target, bad arguments)
 exits 2. `copy` exits 0 only when every row is equal on both sides and `check` passes on both.
 """
@@ -147,8 +148,9 @@ def register(subparsers: SubParsers) -> None:
     check = _action(
         actions, "check", [later],
         "verify every balance against the ledger; exit 1 naming any that disagree",
-        "Verify that every balance equals the sum of its ledger rows and that every guild holds "
-        "what was minted. Read-only: safe while the bot runs, and on a read-only backup.",
+        "Verify that every balance equals the sum of its ledger rows, that every guild holds "
+        "what was minted, and that the statistics equal a recount of the stored hands. "
+        "Read-only: safe while the bot runs, and on a read-only backup.",
         "felt db check --config config.toml",
     )  # fmt: skip
     check.set_defaults(handler=_check)
@@ -254,10 +256,14 @@ async def _with_storage(
 
 
 def _check(args: argparse.Namespace) -> int:
+    async def check(storage: Storage) -> tuple[CheckReport, db_stats.Agreement]:
+        return await storage.check(), await db_stats.compare(storage)
+
     target = _located(args)
-    report = _run(_with_storage(target, lambda storage: storage.check()))
+    report, statistics = _run(_with_storage(target, check))
     _print_check(_shown(target), report, sys.stdout)
-    return 0 if report.ok else 1
+    db_stats.print_agreement(_shown(target), statistics, sys.stdout, sys.stdout)
+    return 0 if report.ok and statistics.ok else 1
 
 
 def _copy(args: argparse.Namespace) -> int:

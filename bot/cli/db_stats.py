@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TextIO
 
-from bot.cli.common import CliError
 from engine.errors import EngineError
 from engine.holdem import phh
 from engine.holdem.stats import phh_counts_by_seat
-from storage import Recount, Storage, StorageError, StoredHand
+from storage import Recount, Storage, StoredHand
+from storage.player_counts import CountsKey
 
 SHOWN_DIFFERENCES = 10
 """How many disagreeing rows `check` prints before summing up the rest."""
@@ -85,51 +86,73 @@ def _rebuild(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(args: argparse.Namespace) -> int:
-    from bot.cli.db import _located, _run, _shown, _with_storage  # noqa: PLC0415 (db imports us)
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """The stored counters against a recount."""
 
-    async def compare(storage: Storage) -> tuple[Recount, dict[Any, Any]]:
-        return await storage.recount_stats(count_hand), await storage.stored_stats()
+    recount: Recount
+    stored_rows: int
+    differing: tuple[CountsKey, ...]
 
-    target = _located(args)
-    try:
-        recount, stored = _run(_with_storage(target, compare))
-    except StorageError as error:
-        raise CliError(str(error)) from error
-    _print_unreadable(recount)
-    differing = sorted(
-        (
-            key
-            for key in recount.rows.keys() | stored.keys()
-            if recount.rows.get(key) != stored.get(key)
-        ),
-        key=repr,
-    )
-    shown = _shown(target)
-    if not differing:
-        print(
-            f"{shown}: OK, {len(stored):,} statistics row(s) equal a recount of "
-            f"{recount.hands:,} settled hand(s) and the settled rounds"
+    @property
+    def ok(self) -> bool:
+        return not self.differing
+
+
+async def compare(storage: Storage) -> Agreement:
+    """Recount every statistic (read-only) and name the stored rows that differ."""
+    recount = await storage.recount_stats(count_hand)
+    stored = await storage.stored_stats()
+    differing = tuple(
+        sorted(
+            (
+                k
+                for k in recount.rows.keys() | stored.keys()
+                if recount.rows.get(k) != stored.get(k)
+            ),
+            key=repr,
         )
-        return 0
-    print(f"{shown}: {len(differing):,} statistics row(s) differ from a recount", file=sys.stderr)
+    )
+    return Agreement(recount, len(stored), differing)
+
+
+def print_agreement(shown: str, agreement: Agreement, out: TextIO, problems: TextIO) -> None:
+    """One line when the counters agree; otherwise the rows that differ and what to run."""
+    _print_unreadable(agreement.recount, problems)
+    if agreement.ok:
+        print(
+            f"{shown}: statistics OK, {agreement.stored_rows:,} row(s) equal a recount of "
+            f"{agreement.recount.hands:,} settled hand(s) and the settled rounds",
+            file=out,
+        )
+        return
+    differing = agreement.differing
+    print(f"{shown}: {len(differing):,} statistics row(s) differ from a recount", file=problems)
     for game, season_id, guild_id, user_id, day in differing[:SHOWN_DIFFERENCES]:
         print(
             f"  {game.value} guild {guild_id} season {season_id} member {user_id} day {day}",
-            file=sys.stderr,
+            file=problems,
         )
     if len(differing) > SHOWN_DIFFERENCES:
-        print(f"  ... and {len(differing) - SHOWN_DIFFERENCES:,} more", file=sys.stderr)
-    print("Run `felt db stats rebuild` (with the bot stopped) to recount them.", file=sys.stderr)
-    return 1
+        print(f"  ... and {len(differing) - SHOWN_DIFFERENCES:,} more", file=problems)
+    print("Run `felt db stats rebuild` (with the bot stopped) to recount them.", file=problems)
 
 
-def _print_unreadable(result: Recount) -> None:
+def _check(args: argparse.Namespace) -> int:
+    from bot.cli.db import _located, _run, _shown, _with_storage  # noqa: PLC0415 (db imports us)
+
+    target = _located(args)
+    agreement = _run(_with_storage(target, compare))
+    print_agreement(_shown(target), agreement, sys.stdout, sys.stderr)
+    return 0 if agreement.ok else 1
+
+
+def _print_unreadable(result: Recount, out: TextIO = sys.stderr) -> None:
     if result.unreadable:
         hands = ", ".join(f"table {t} hand #{h}" for t, h in result.unreadable[:SHOWN_DIFFERENCES])
         more = len(result.unreadable) - SHOWN_DIFFERENCES
         print(
             f"left out {len(result.unreadable):,} hand(s) whose PHH cannot be replayed: {hands}"
             + (f" and {more:,} more" if more > 0 else ""),
-            file=sys.stderr,
+            file=out,
         )

@@ -1,5 +1,6 @@
-"""`felt db stats check|rebuild`: a recount from the stored PHH agrees with what settlement
-counted, a tampered counter is named and fixed, an unreadable hand is named and left out."""
+"""`felt db stats check|rebuild` and `felt db check`: a recount from the stored PHH agrees with
+what settlement counted, a tampered counter is named and fixed, an unreadable hand is named and
+left out."""
 
 from __future__ import annotations
 
@@ -67,3 +68,21 @@ def test_stats_refuses_a_missing_database(
     assert main(["db", "stats", "rebuild", "--db", str(tmp_path / "none.db")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 2
+
+
+def test_db_check_also_verifies_the_statistics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "felt.db"
+    populate(path, hands=4)
+
+    assert main(["db", "check", "--db", str(path)]) == 0
+    assert "statistics OK, " in capsys.readouterr().out
+
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE blackjack_counts SET doubles = doubles + 1")
+    assert main(["db", "check", "--db", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "OK: every balance equals its ledger" in out  # the chips are fine
+    assert "1 statistics row(s) differ from a recount" in out
+    assert "blackjack guild" in out
