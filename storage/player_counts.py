@@ -258,6 +258,47 @@ def bankroll(
     return [BankrollDay(str(day), int(net), int(hands)) for day, net, hands in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One settled hand's (or round's) net result for a member, and when it settled."""
+
+    ended_at: str
+    net: int
+
+
+def recent_results(
+    tx: Transaction,
+    game: Game,
+    guild_id: int,
+    user_id: int,
+    season_id: int | None,
+    limit: int,
+) -> list[HandResult]:
+    """A member's last ``limit`` settled hands (rounds), oldest first: for a bankroll graph by
+    hand when the member has played few (the caller knows how many from the counters)."""
+    if game is Game.HOLDEM:
+        sql = (
+            "SELECT h.ended_at, hs.final_stack - hs.start_stack FROM seats s "
+            "JOIN hand_seats hs ON hs.seat_id = s.seat_id "
+            "JOIN hands h ON h.table_id = hs.table_id AND h.hand_id = hs.hand_id "
+            "WHERE s.user_id = ? AND h.guild_id = ? AND h.status = 'settled'"
+        )
+        season_column = "h.season_id"
+    else:
+        sql = (
+            "SELECT r.ended_at, p.payout - p.total_bet FROM bj_players p "
+            "JOIN bj_rounds r ON r.round_id = p.round_id "
+            "WHERE p.user_id = ? AND r.guild_id = ? AND r.status = 'settled'"
+        )
+        season_column = "r.season_id"
+    params: list[object] = [user_id, guild_id]
+    if season_id is not None:
+        sql += f" AND {season_column} = ?"
+        params.append(season_id)
+    rows = tx.all(sql + " ORDER BY 1 DESC LIMIT ?", [*params, limit])
+    return [HandResult(str(ended), int(net)) for ended, net in reversed(rows)]
+
+
 def _ratio_source(
     query: RatioQuery, guild_id: int, season_id: int | None
 ) -> tuple[str, list[object]]:

@@ -1108,6 +1108,27 @@ class Storage:
 
         return await self._read(body)
 
+    async def recent_results(
+        self,
+        guild_id: int,
+        user_id: int,
+        game: Game,
+        *,
+        season: SeasonSelector = Period.ALL_TIME,
+        limit: int = 500,
+    ) -> list[player_counts.HandResult]:
+        """A member's last ``limit`` (1 to 1,000) settled hands (rounds) and their nets, oldest
+        first."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1_000:
+            raise InvalidArgument("Between 1 and 1,000 recent results can be read at once.")
+
+        def body(tx: Transaction) -> list[player_counts.HandResult]:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            season_id = None if resolved is None else resolved[0]
+            return player_counts.recent_results(tx, game, guild_id, user_id, season_id, limit)
+
+        return await self._read(body)
+
     async def ratio_leaderboard(
         self,
         guild_id: int,

@@ -20,7 +20,7 @@ from engine.blackjack.stats import RATIOS as BLACKJACK_RATIOS
 from engine.blackjack.stats import RoundCounts
 from engine.holdem.stats import RATIOS as HOLDEM_RATIOS
 from engine.holdem.stats import StyleCounts
-from storage import BankrollDay, Game
+from storage import BankrollDay, Game, HandResult
 
 PICTURE_NAME = "stats.png"
 TENDENCY_LABELS = {
@@ -38,6 +38,19 @@ TENDENCY_LABELS = {
 """The percentages the picture compares with the server, with their short labels."""
 
 
+BY_HAND_LIMIT = 300
+"""Up to this many hands and rounds in the span, the bankroll graph goes hand by hand (one
+bounded read of the member's results); beyond, day by day from the counters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One point of the bankroll graph: what the member won or lost in it."""
+
+    label: str
+    net: int
+
+
 @dataclass(frozen=True, slots=True)
 class MemberStats:
     """Everything /stats shows about one member for one span (counts are zero when unplayed)."""
@@ -50,7 +63,8 @@ class MemberStats:
     holdem: StyleCounts
     holdem_server: StyleCounts
     blackjack: RoundCounts
-    bankroll: tuple[BankrollDay, ...]
+    bankroll: tuple[Step, ...]
+    """Oldest first: by hand when the member played few, else by day."""
 
     @property
     def played(self) -> bool:
@@ -103,9 +117,9 @@ def stats_picture(stats: MemberStats) -> StatsPicture:
     """The picture's view: chips won by day over the span, and poker tendencies if played."""
     total = 0
     points = []
-    for day in stats.bankroll:
-        total += day.net
-        points.append(BankrollPoint(day.day, total))
+    for step in stats.bankroll:
+        total += step.net
+        points.append(BankrollPoint(step.label, total))
     games = " + ".join(GAME_NAMES[game] for game in stats.games)
     tendencies: tuple[Tendency, ...] = ()
     if Game.HOLDEM in stats.games and stats.holdem.hands:
@@ -117,11 +131,16 @@ def stats_picture(stats: MemberStats) -> StatsPicture:
     return StatsPicture(f"{stats.name} · {games} · {stats.span}", tuple(points), tendencies)
 
 
-def merged_days(*games: Sequence[BankrollDay]) -> tuple[BankrollDay, ...]:
-    """Several games' days as one series: nets and hands of the same day added."""
-    days: dict[str, tuple[int, int]] = {}
+def by_day(*games: Sequence[BankrollDay]) -> tuple[Step, ...]:
+    """Several games' days as one series: the nets of the same day added."""
+    days: dict[str, int] = {}
     for series in games:
         for day in series:
-            net, hands = days.get(day.day, (0, 0))
-            days[day.day] = (net + day.net, hands + day.hands)
-    return tuple(BankrollDay(day, net, hands) for day, (net, hands) in sorted(days.items()))
+            days[day.day] = days.get(day.day, 0) + day.net
+    return tuple(Step(day, net) for day, net in sorted(days.items()))
+
+
+def by_hand(*games: Sequence[HandResult]) -> tuple[Step, ...]:
+    """Several games' hands and rounds as one series in the order they settled."""
+    merged = sorted((result for series in games for result in series), key=lambda r: r.ended_at)
+    return tuple(Step(f"hand {number}", r.net) for number, r in enumerate(merged, start=1))

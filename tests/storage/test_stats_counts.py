@@ -297,3 +297,36 @@ def test_a_ratio_of_unknown_columns_is_refused() -> None:
         RatioQuery(Game.HOLDEM, ("doubles",), ("hands",), 100, minimum=0)
     with pytest.raises(InvalidArgument):
         RatioQuery(Game.BLACKJACK, ("net",), ("rounds",), 1, minimum=-1)
+
+
+async def test_recent_results_are_a_members_last_nets_oldest_first(
+    storage: Storage, clock: FakeClock, sql: Sql
+) -> None:
+    casino = Casino(storage, clock, seed=12)
+    await casino.open()
+    for _ in range(6):
+        await casino.play_hand()
+        clock.advance(minutes=1)
+    await casino.play_round()
+    alice = MEMBERS[0]
+    expected = [
+        int(net)
+        for (net,) in sql(
+            "SELECT hs.final_stack - hs.start_stack FROM hand_seats hs "
+            "JOIN seats s ON s.seat_id = hs.seat_id WHERE s.user_id = ? ORDER BY hs.hand_id",
+            alice,
+        )
+    ]
+
+    results = await storage.recent_results(GUILD, alice, Game.HOLDEM)
+    last_two = await storage.recent_results(GUILD, alice, Game.HOLDEM, limit=2)
+
+    assert [r.net for r in results] == expected and len(expected) == 6
+    assert [r.ended_at for r in results] == sorted(r.ended_at for r in results)
+    assert last_two == results[-2:]
+    counts = await storage.counts(GUILD, alice, Game.BLACKJACK)
+    rounds = await storage.recent_results(GUILD, alice, Game.BLACKJACK)
+    assert sum(r.net for r in rounds) == counts.values["net"]
+    assert len(rounds) == counts.values["rounds"]
+    with pytest.raises(InvalidArgument):
+        await storage.recent_results(GUILD, alice, Game.HOLDEM, limit=0)

@@ -12,6 +12,7 @@ import asyncio
 import io
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -33,9 +34,11 @@ from bot.discord.leaderboard import (
 from bot.discord.permissions import guild_member
 from bot.discord.replies import acknowledge
 from bot.discord.stats_report import (
+    BY_HAND_LIMIT,
     PICTURE_NAME,
     MemberStats,
-    merged_days,
+    by_day,
+    by_hand,
     stats_embed,
     stats_picture,
 )
@@ -151,16 +154,25 @@ class Stats(commands.Cog):
         holdem = await self.storage.counts(guild_id, target.id, Game.HOLDEM, season=season)
         server = await self.storage.counts(guild_id, None, Game.HOLDEM, season=season)
         blackjack = await self.storage.counts(guild_id, target.id, Game.BLACKJACK, season=season)
-        days = [await self.storage.bankroll(guild_id, target.id, g, season=season) for g in games]
-        return MemberStats(
+        found = MemberStats(
             name=target.display_name,
             span="all time" if holdem.season is None else f"season {holdem.season}",
             games=games,
             holdem=StyleCounts(**holdem.values),
             holdem_server=StyleCounts(**server.values),
             blackjack=RoundCounts(**blackjack.values),
-            bankroll=merged_days(*days),
+            bankroll=(),
         )
+        if sum(found.hands(game) for game in games) <= BY_HAND_LIMIT:
+            results = [
+                await self.storage.recent_results(
+                    guild_id, target.id, game, season=season, limit=BY_HAND_LIMIT
+                )
+                for game in games
+            ]
+            return replace(found, bankroll=by_hand(*results))
+        days = [await self.storage.bankroll(guild_id, target.id, g, season=season) for g in games]
+        return replace(found, bankroll=by_day(*days))
 
     async def _picture(self, key: PictureKey, found: MemberStats) -> bytes:
         """The picture, drawn in the render thread unless the member has not played since."""
