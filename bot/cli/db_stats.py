@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from bot.cli.common import CliError
 from engine.errors import EngineError
 from engine.holdem import phh
 from engine.holdem.stats import phh_counts_by_seat
@@ -75,9 +76,18 @@ def _rebuild(args: argparse.Namespace) -> int:
     from bot.cli.db import _located, _run, _shown, _with_storage  # noqa: PLC0415 (db imports us)
 
     target = _located(args)
-    result = _run(
-        _with_storage(target, lambda storage: storage.rebuild_stats(count_hand), read_only=False)
-    )
+
+    async def rebuild(storage: Storage) -> Recount:
+        # A settlement committing while the counters are replaced would be lost or counted
+        # twice: refuse while any Felt (bot or terminal game) holds a living lease.
+        living = [report.instance for report in await storage.list_instances() if report.alive]
+        if living:
+            raise CliError(
+                f"Felt is running: {living[0].describe()}; stop it, then rebuild", exit_code=1
+            )
+        return await storage.rebuild_stats(count_hand)
+
+    result = _run(_with_storage(target, rebuild, read_only=False))
     print(
         f"{_shown(target)}: rebuilt {len(result.rows):,} statistics row(s) from "
         f"{result.hands:,} settled hand(s) and the settled rounds"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from storage.instances import Claim
 from storage.store import Storage
 from tests.storage.support import FakeClock
 from tests.storage.test_stats_counts import Casino
@@ -47,6 +48,35 @@ def test_check_passes_after_settlement_and_rebuild_fixes_a_tampered_counter(
     assert main(["db", "stats", "rebuild", "--db", str(path)]) == 0
     assert "from 8 settled hand(s)" in capsys.readouterr().out
     assert main(["db", "stats", "check", "--db", str(path)]) == 0
+
+
+def test_rebuild_refuses_while_a_felt_instance_is_alive_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "felt.db"
+    populate(path, hands=3)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE holdem_counts SET cbets = cbets + 1")
+
+    async def hold_a_lease() -> Storage:
+        storage = await Storage.open(path)
+        await storage.acquire_lease(Claim.terminal())
+        return storage
+
+    async def release(storage: Storage) -> None:
+        await storage.release_lease()
+        await storage.close()
+
+    holder = asyncio.run(hold_a_lease())
+    try:
+        assert main(["db", "stats", "rebuild", "--db", str(path)]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "Felt is running: instance 1 (a terminal game)" in err[0]
+        assert main(["db", "stats", "check", "--db", str(path)]) == 1  # still tampered
+    finally:
+        asyncio.run(release(holder))
+    capsys.readouterr()
+    assert main(["db", "stats", "rebuild", "--db", str(path)]) == 0
 
 
 def test_a_hand_whose_phh_cannot_be_replayed_is_named_and_left_out(
