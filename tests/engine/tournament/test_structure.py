@@ -66,7 +66,7 @@ def test_presets_build_and_read_back_from_their_mapping(name: str, kind: Format)
 
 def test_presets_get_faster_from_deepstack_to_hyper() -> None:
     minutes = [
-        preset(name).levels[0].minutes for name in ("deepstack", "regular", "turbo", "hyper")
+        preset(name).levels[0].duration for name in ("deepstack", "regular", "turbo", "hyper")
     ]
     assert minutes == sorted(minutes, reverse=True)
     stacks = [preset(name).starting_stack for name in ("deepstack", "regular", "turbo", "hyper")]
