@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import sim_blackjack, sim_holdem
+from bot.cli import sim_blackjack, sim_holdem, sim_tournament
 from bot.cli.common import SubParsers
 
 
@@ -23,3 +23,4 @@ def register(subparsers: SubParsers) -> None:
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
     sim_blackjack.register(games)
     sim_holdem.register(games)
+    sim_tournament.register(games)

@@ -1,0 +1,120 @@
+"""`felt tournament structure`: print a preset or a custom TOML structure, checked.
+
+    felt tournament structure turbo [--format mtt] [--rebuys]
+    felt tournament structure my-structure.toml
+
+A name is one of the presets (``hyper``, ``turbo``, ``regular``, ``deepstack``); anything
+ending in ``.toml`` is read as a custom structure (format in docs/tournaments.md) and refused
+in one line if it cannot be played.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bot.cli.common import CliError, SubParsers
+from engine.tournament import (
+    PRESET_NAMES,
+    Break,
+    Format,
+    Structure,
+    StructureError,
+    parse_structure,
+    preset,
+)
+
+FORMATS = {"sng": Format.SIT_AND_GO, "mtt": Format.MULTI_TABLE}
+
+
+def register(subparsers: SubParsers) -> None:
+    """Add `tournament` and its `structure` subcommand."""
+    parser = subparsers.add_parser(
+        "tournament",
+        help="tournament structures",
+        description="Tournament tools: print a preset or custom structure.",
+        epilog="examples:\n  felt tournament structure turbo\n"
+        "  felt tournament structure regular --format mtt\n"
+        "  felt tournament structure docs/tournament.example.toml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    structure = tools.add_parser(
+        "structure",
+        help="print a structure: levels, breaks, stacks, rebuys",
+        description="Print a preset structure or check and print a custom one (a .toml file).",
+    )
+    structure.add_argument(
+        "name", metavar="PRESET", help=f"{', '.join(PRESET_NAMES)}, or a FILE.toml"
+    )
+    structure.add_argument(
+        "--format",
+        default="sng",
+        metavar="KIND",
+        help="sng (one table) or mtt (breaks, late registration); presets only (default sng)",
+    )
+    structure.add_argument(
+        "--rebuys", action="store_true", help="with a rebuy period and an add-on"
+    )
+    structure.set_defaults(handler=run_structure)
+
+
+def load_structure(name: str, format_text: str = "sng") -> Structure:
+    """A preset by name, or a custom structure from a ``.toml`` file; ``CliError`` otherwise."""
+    kind = FORMATS.get(format_text.strip().lower())
+    if kind is None:
+        raise CliError(f"--format must be sng or mtt, not {format_text!r}")
+    try:
+        if name.lower().endswith(".toml"):
+            try:
+                text = Path(name).read_text(encoding="utf-8")
+            except OSError as error:
+                raise CliError(f"cannot read {name!r}: {error.strerror or error}") from None
+            return parse_structure(text)
+        return preset(name, kind)
+    except StructureError as error:
+        raise CliError(str(error)) from None
+
+
+def describe(structure: Structure) -> str:
+    """The structure as a printed schedule."""
+    lines = [
+        f"{structure.name}: starting stack {structure.starting_stack:,}, "
+        f"ante {structure.ante_kind.value.replace('_', ' ')}",
+    ]
+    facts = []
+    if structure.late_registration_levels:
+        facts.append(f"late registration to the end of level {structure.late_registration_levels}")
+    if structure.re_entries:
+        facts.append(f"{structure.re_entries} re-entr{'y' if structure.re_entries == 1 else 'ies'}")
+    if structure.has_rebuys:
+        facts.append(
+            f"rebuys to the end of level {structure.rebuy_levels} (at most "
+            f"{structure.rebuy_limit}, {structure.rebuy_chips:,} chips each)"
+        )
+    if structure.add_on_chips:
+        facts.append(f"add-on of {structure.add_on_chips:,} chips at the add-on break")
+    if facts:
+        lines.append("; ".join(facts))
+    unit = structure.clock.value
+    lines.append(f"{'level':>5}  {'blinds':>17}  {'ante':>9}  {unit:>7}")
+    number = 0
+    for step in structure.steps:
+        if isinstance(step, Break):
+            extra = " (add-on)" if step.add_on else ""
+            lines.append(f"{'':>5}  break {step.minutes} minutes{extra}")
+            continue
+        number += 1
+        blinds = f"{step.small_blind:,}/{step.big_blind:,}"
+        ante = f"{step.ante:,}" if step.ante else "-"
+        lines.append(f"{number:>5}  {blinds:>17}  {ante:>9}  {step.duration:>7}")
+    return "\n".join(lines)
+
+
+def run_structure(args: argparse.Namespace) -> int:
+    """The handler of `felt tournament structure`."""
+    structure = load_structure(args.name, args.format)
+    if args.rebuys:
+        structure = structure.with_rebuys()
+    print(describe(structure))
+    return 0

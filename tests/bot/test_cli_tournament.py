@@ -1,0 +1,125 @@
+"""`felt icm`, `felt tournament structure` and `felt sim tournament`: output, JSON, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from engine.tournament import icm_exact
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_icm_json_is_the_equity_at_full_precision(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "icm", "5000", "3000", "2000", "--payouts", "50", "30", "20", "--json"
+    )
+    assert code == 0
+    assert json.loads(out) == {"equity": icm_exact([5000, 3000, 2000], [50, 30, 20])}
+
+
+def test_icm_accepts_decimals_and_chip_chop(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "icm", "60.5", "39.5", "--payouts", "0.7", "0.3", "--chip-chop", "--json"
+    )
+    assert code == 0
+    equity = json.loads(out)["equity"]
+    assert equity == pytest.approx([0.3 + 0.4 * 0.605, 0.3 + 0.4 * 0.395])
+
+
+def test_icm_text_names_every_player(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "icm", "100", "100", "--payouts", "1")
+    assert code == 0 and "ICM equity of 2 players" in out
+    assert out.count("0.50") == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("icm", "100", "abc", "--payouts", "1"), "a stack must be a number"),
+        (("icm", "100", "0", "--payouts", "1"), "every stack must be above 0"),
+        (("icm", "100", "-5", "--payouts", "1"), "a stack must be a number"),
+        (("icm", "100", "50", "--payouts", "3", "2", "1"), "3 payouts for 2 players"),
+        (("icm", "100", "50", "--payouts", "1e5"), "a payout must be a number"),
+        (("tournament", "structure", "glacial"), "unknown preset 'glacial'"),
+        (("tournament", "structure", "turbo", "--format", "xyz"), "--format must be sng or mtt"),
+        (("tournament", "structure", "missing.toml"), "cannot read 'missing.toml'"),
+        (("sim", "tournament", "--seats", "smart"), "--seats must list 2 to 10"),
+        (("sim", "tournament", "--seats", "smart,wizard"), "unknown strategy"),
+        (("sim", "tournament", "--tournaments", "0"), "--tournaments must be a whole number"),
+        (("sim", "tournament", "--preset", "slow"), "unknown preset"),
+        (("sim", "tournament", "--seed", "-1"), "--seed must be a whole number"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_structure_file_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("starting_stack = 100\n[[levels]]\nsmall_blind = 5\nbig_blind = 10\n")
+    code, _, err = run(capsys, "tournament", "structure", str(path))
+    assert code == 2 and "a level lasts either minutes or hands" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_structure_prints_levels_breaks_and_rebuys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "structure", "regular", "--format", "mtt", "--rebuys")
+    assert code == 0
+    assert "starting stack 3,000" in out and "late registration to the end of level 6" in out
+    assert "break 5 minutes (add-on)" in out and "rebuys to the end of level 6" in out
+    assert "   1              10/20" in out
+
+
+def test_sim_tournament_json_has_exactly_the_issue_fields(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("sim", "tournament", "--seats", "random,passive,aggressive", "--tournaments", "5")
+    code, out, err = run(capsys, *args, "--preset", "hyper", "--seed", "4", "--json")
+    assert code == 0 and "5 tournaments" in err
+    report = json.loads(out)
+    assert list(report) == ["tournaments", "seats"] and report["tournaments"] == 5
+    for seat in report["seats"]:
+        assert list(seat) == [
+            "seat",
+            "strategy",
+            "itm_pct",
+            "roi_pct",
+            "stderr_roi_pct",
+            "avg_place",
+        ]
+    assert [s["strategy"] for s in report["seats"]] == ["random", "passive", "aggressive"]
+    assert sum(s["avg_place"] for s in report["seats"]) <= 6
+    again = run(capsys, *args, "--preset", "hyper", "--seed", "4", "--json")[1]
+    assert again == out
+
+
+def test_sim_tournament_rebuys_add_entries(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "sim", "tournament", "--seats", "aggressive,aggressive,random",
+        "--tournaments", "3", "--preset", "hyper", "--seed", "2", "--rebuys", "--json",
+    )  # fmt: skip
+    assert code == 0
+    assert all(seat["entries"] > 1 for seat in json.loads(out)["seats"])
+
+
+def test_sim_tournament_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "sim", "tournament", "--seats", "random,passive", "--tournaments", "4",
+        "--preset", "hyper", "--seed", "1",
+    )  # fmt: skip
+    assert code == 0
+    assert "Sit & Go: 4 tournaments, 2 seats" in out and "places 1st..last" in out
