@@ -107,6 +107,10 @@ class Seating:
         """Players seated at ``table``."""
         return len(self.tables[table])
 
+    def counts(self) -> dict[int, int]:
+        """Players seated at each table."""
+        return {number: len(row) for number, row in self.tables.items()}
+
     @property
     def players(self) -> int:
         """Players seated at all tables."""
@@ -154,10 +158,11 @@ class Seating:
     def seat_late(self, entry: int, rng: random.Random) -> Move:
         """Seat a late entry at a random empty seat of the table with the fewest players (a
         new table when every table is full; balancing then brings it company)."""
-        open_tables = [n for n in sorted(self.tables) if self.count(n) < self.seats]
+        counts = self.counts()
+        open_tables = [n for n in sorted(counts) if counts[n] < self.seats]
         if open_tables:
-            fewest = min(self.count(n) for n in open_tables)
-            number = rng.choice([n for n in open_tables if self.count(n) == fewest])
+            fewest = min(counts[n] for n in open_tables)
+            number = rng.choice([n for n in open_tables if counts[n] == fewest])
         else:
             number = max(self.tables, default=0) + 1
             self.tables[number] = {}
@@ -224,9 +229,11 @@ class Seating:
         self.buttons.pop(broken, None)
         rng.shuffle(leaving)
         moves = []
+        counts = self.counts()
         for seat, entry in leaving:
-            fewest = min(self.count(n) for n in self.tables)
-            number = rng.choice([n for n in sorted(self.tables) if self.count(n) == fewest])
+            fewest = min(counts.values())
+            number = rng.choice([n for n in sorted(counts) if counts[n] == fewest])
+            counts[number] += 1
             chair = rng.choice(self._empty(number))
             self.tables[number][chair] = entry
             moves.append(Move(entry, number, chair, SeatReason.BREAK, broken, seat))
@@ -235,15 +242,16 @@ class Seating:
     def _balance(self, busy: set[int], rng: random.Random) -> list[Move] | None:
         if len(self.tables) < 2:
             return None
-        fewest = min(self.count(n) for n in self.tables)
-        most = max(self.count(n) for n in self.tables)
+        counts = self.counts()
+        fewest = min(counts.values())
+        most = max(counts.values())
         if most - fewest < 2:
             return None
-        sources = [n for n in sorted(self.tables) if self.count(n) == most and n not in busy]
+        sources = [n for n in sorted(counts) if counts[n] == most and n not in busy]
         if not sources:
             return None
         source = sources[0]
-        target = min(n for n in self.tables if self.count(n) == fewest)
+        target = min(n for n in counts if counts[n] == fewest)
         entry = self.next_big_blind(source)
         from_seat = next(seat for seat, seated in self.tables[source].items() if seated == entry)
         chair = self.equivalent_seat(target)

@@ -24,6 +24,7 @@ from engine.bots.stats import TableStats
 from engine.bots.strategy import Strategy
 from engine.errors import MalformedInputError
 from engine.holdem.hand import Hand
+from engine.tournament.events import TournamentEvent
 from engine.tournament.structure import Break, Format, Structure
 from engine.tournament.tournament import Phase, Tournament, TournamentConfig
 
@@ -63,10 +64,11 @@ def play_tournament(
     rng_seed: str,
     *,
     rebuys: bool = False,
-    on_hand: Callable[[Tournament, int, Hand], None] | None = None,
+    on_hand: Callable[[Tournament, Hand, list[TournamentEvent]], None] | None = None,
 ) -> PlayedTournament:
     """Register ``strategies``' players in order, start, and play to the end. ``on_hand`` is
-    called after every hand with the tournament (already updated), the table and the hand."""
+    called after every hand with the tournament (already updated), the hand, and the events
+    the hand's result caused (eliminations, moves, the finish)."""
     tournament = Tournament(config)
     for player in strategies:
         tournament.register(player)
@@ -101,9 +103,9 @@ def play_tournament(
                 for e, s in final.items()
                 if s == 0 and rebuys and tournament.may_rebuy(e, stack=0)
             ]
-            tournament.finish_hand(table, final, buying)
+            events = tournament.finish_hand(table, final, buying)
             if on_hand is not None:
-                on_hand(tournament, table, hand)
+                on_hand(tournament, hand, events)
             if tournament.phase is not Phase.RUNNING:
                 break
         if hands > MAX_HANDS_PER_TABLE * max(1, len(tournament.seating.tables)):

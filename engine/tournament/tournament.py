@@ -163,6 +163,15 @@ class Tournament:
         self.registration_open = True
         self.results: tuple[Finish, ...] = ()
         self._draws = 0
+        self._index()
+
+    def _index(self) -> None:
+        """Rebuild the lookups derived from ``entries`` (each player's entries, how many are
+        out), so questions asked every hand do not scan a thousand entries."""
+        self._by_player: dict[str, list[int]] = {}
+        for entry in self.entries.values():
+            self._by_player.setdefault(entry.player, []).append(entry.number)
+        self._out = sum(1 for entry in self.entries.values() if not entry.alive)
 
     # ------------------------------------------------------------------ questions
 
@@ -175,6 +184,11 @@ class Tournament:
     def alive(self) -> list[EntryState]:
         """Entries still playing, in entry order."""
         return [entry for entry in self.entries.values() if entry.alive]
+
+    @property
+    def players_left(self) -> int:
+        """How many entries are still playing."""
+        return len(self.entries) - self._out
 
     @property
     def step(self) -> Level | Break:
@@ -263,10 +277,11 @@ class Tournament:
 
     def entry_of(self, player: str) -> EntryState | None:
         """``player``'s live entry, if they have one."""
-        for entry in self.entries.values():
-            if entry.player == player and entry.alive:
-                return entry
-        return None
+        numbers = self._by_player.get(player)
+        if not numbers:
+            return None
+        entry = self.entries[numbers[-1]]  # earlier entries of a player have all busted
+        return entry if entry.alive else None
 
     def can_start_hand(self, table: int) -> bool:
         """Whether ``start_hand(table)`` would deal a hand now."""
@@ -286,9 +301,10 @@ class Tournament:
         if not player:
             raise TournamentSetupError("a player needs a name")
         self._check_can_register(player)
-        re_entry = any(entry.player == player for entry in self.entries.values())
+        re_entry = player in self._by_player
         number = len(self.entries) + 1
         self.entries[number] = EntryState(number, player, self.structure.starting_stack)
+        self._by_player.setdefault(player, []).append(number)
         events: list[TournamentEvent] = [PlayerRegistered(number, player, re_entry)]
         if self.phase is Phase.RUNNING:
             events.append(PlayerSeated(self.seating.seat_late(number, self._rng())))
@@ -304,7 +320,7 @@ class Tournament:
             )
         if self.entry_of(player) is not None:
             raise TournamentStateError(f"{player} is already registered")
-        used = sum(1 for entry in self.entries.values() if entry.player == player)
+        used = len(self._by_player.get(player, ()))
         if used and self.phase is Phase.REGISTERING:
             raise TournamentStateError(f"{player} is already registered")
         if used > self.structure.re_entries:
@@ -324,6 +340,7 @@ class Tournament:
             n: EntryState(n, name, self.structure.starting_stack)
             for n, name in enumerate(rest, start=1)
         }
+        self._index()
         return [PlayerUnregistered(entry.number, player)]
 
     def cancel(self) -> list[TournamentEvent]:
@@ -458,7 +475,7 @@ class Tournament:
         if not busted:
             return []
         start = dict(zip(setup.entries, setup.stacks, strict=True))
-        remaining = len(self.alive)
+        remaining = self.players_left
         events: list[TournamentEvent] = []
         for amount in sorted({start[e] for e in busted}):
             group = sorted(e for e in busted if start[e] == amount)
@@ -466,6 +483,7 @@ class Tournament:
             for entry in group:
                 state = self.entries[entry]
                 state.place = place
+                self._out += 1
                 self.seating.remove(entry)
                 events.append(PlayerEliminated(entry, state.player, place))
             remaining -= len(group)
@@ -578,7 +596,7 @@ class Tournament:
         return random.Random(f"felt-tournament:{self.config.seed}:{self._draws}")
 
     def _rearrange(self) -> list[TournamentEvent]:
-        if self.phase is not Phase.RUNNING or len(self.alive) < 2:
+        if self.phase is not Phase.RUNNING or self.players_left < 2:
             return []
         before = set(self.seating.tables)
         moves: list[Move] = self.seating.rearrange(set(self.busy), self._rng())
@@ -587,9 +605,9 @@ class Tournament:
         return events
 
     def _finish_if_won(self) -> list[TournamentEvent]:
-        alive = self.alive
-        if self.phase is not Phase.RUNNING or len(alive) > 1:
+        if self.phase is not Phase.RUNNING or self.players_left > 1:
             return []
+        alive = self.alive
         self.registration_open = False
         groups = [[entry.number for entry in alive], *reversed(self.bust_groups)]
         return [self._finish(groups, None)]
@@ -616,7 +634,7 @@ class Tournament:
     def remaining_prizes(self) -> tuple[int, ...]:
         """The prizes still to be won by the players left, best place first (what a deal
         divides; ``icm`` takes them as its payouts)."""
-        left = len(self.alive)
+        left = self.players_left
         return self.prizes()[:left] + (0,) * max(0, left - len(self.prizes()))
 
     def deal(self, amounts: Mapping[int, int]) -> list[TournamentEvent]:
@@ -719,4 +737,5 @@ class Tournament:
         tournament.registration_open = data["registration_open"]
         tournament.results = tuple(Finish(*row) for row in data["results"])
         tournament._draws = data["draws"]
+        tournament._index()
         return tournament
