@@ -3,6 +3,7 @@
     felt play [--daily] [--db PATH] [--config PATH]
     felt play holdem [--seats 6] [--bots smart,random,...] [--name NAME] [--buy-in N]
                      [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
+    felt play tournament [--preset turbo] [--players 9] [--bots smart] [--name NAME] [--seed S]
     felt play blackjack [--rules casino|classic] [--bet N] [--auto] [--name NAME]
                         [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
 
@@ -61,6 +62,7 @@ def register(subparsers: SubParsers) -> None:
 
     _register_holdem(games, game)
     _register_blackjack(games, game)
+    _register_tournament(games)
 
 
 def _register_holdem(games: SubParsers, game: argparse.ArgumentParser) -> None:
@@ -106,6 +108,39 @@ def _register_blackjack(games: SubParsers, game: argparse.ArgumentParser) -> Non
     blackjack.set_defaults(handler=_blackjack)
 
 
+def _register_tournament(games: SubParsers) -> None:
+    """``felt play tournament`` (a practice Sit & Go: no wallet, so no wallet options)."""
+    tournament = games.add_parser(
+        "tournament",
+        help="a Sit & Go against bots, to the end",
+        description="A Sit & Go tournament against bots, played to the end: levels rise on "
+        "the clock, and you see your finishing place and prize. A practice game: no wallet "
+        "chips move. Type f, c, r 100, a or q at your turn.",
+        epilog="example:\n  felt play tournament --preset hyper --players 6 --seed 7",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tournament.add_argument(
+        "--preset",
+        default="turbo",
+        metavar="P",
+        help="hyper, turbo, regular, deepstack or a FILE.toml (turbo)",
+    )
+    tournament.add_argument(
+        "--players", default="9", metavar="N", help="players, you included, 2-10 (9)"
+    )
+    tournament.add_argument(
+        "--bots",
+        default="smart",
+        metavar="STRATEGY",
+        help="the bots' strategy, e.g. smart:hard (smart)",
+    )
+    tournament.add_argument("--name", metavar="NAME", help="your name at the table")
+    add_seed_option(
+        tournament, f"shuffle and draw seed from 0 to {MAX_SEED:,}, to replay the same tournament"
+    )
+    tournament.set_defaults(handler=_tournament)
+
+
 def _wallet_options(parser: argparse.ArgumentParser, *, default: bool) -> None:
     add_database_options(parser, default=default)
     parser.add_argument(
@@ -130,6 +165,12 @@ def _holdem(args: argparse.Namespace) -> int:
     from bot.terminal.app import holdem_command  # noqa: PLC0415
 
     return holdem_command(args)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from bot.terminal.tournament import tournament_command  # noqa: PLC0415
+
+    return tournament_command(args)
 
 
 def _blackjack(args: argparse.Namespace) -> int:

@@ -1,0 +1,126 @@
+"""`felt play tournament`: a Sit & Go to the end with typed input, levels shown, the finishing
+place and prize; bad options refused in one line."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Iterator
+
+import pexpect
+import pytest
+from rich.console import Console
+
+from bot.cli import main
+from bot.terminal.tournament import TournamentOptions, TournamentSession
+from engine.tournament import preset
+from tests.bot.terminal.conftest import ROOT
+
+
+class Clock:
+    """A clock the test moves: each reading is ``step`` seconds after the last."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def session(lines: list[str], *, step: float = 1.0, players: int = 3) -> tuple[int, str]:
+    typed: Iterator[str] = iter(lines)
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=False, color_system=None)
+    options = TournamentOptions(preset("hyper"), players, 11, "Ann", "passive")
+    game = TournamentSession(options, console, lambda: next(typed, None), Clock(step))
+    return game.run(), out.getvalue()
+
+
+def test_calling_every_hand_plays_to_the_end_with_levels_and_a_place() -> None:
+    code, text = session(["c"] * 400, step=20.0)
+    assert code == 0
+    assert "Hand #1 · Level 1 · 10/20 · next level in" in text
+    assert re.search(r"Level [2-9] · ", text)  # the clock moved the levels on
+    assert "Final standings" in text and "Prize pool 300 chips." in text
+    assert re.search(r"You finished (1st and won 195|2nd and won 105|3rd \(no prize\))", text)
+
+
+def test_bad_lines_are_refused_and_the_turn_asked_again() -> None:
+    code, text = session(["zz", "r 1", "rebuy", "", "?", "f", "q"])
+    assert code == 0
+    assert "Unknown command 'zz'. Type f (fold), c (check or call)" in text
+    assert "Raise to between" in text
+    assert "Not in a tournament: no rebuys" in text
+    assert text.count("Your turn.") >= 1 and "You leave the table" in text
+    assert "rebuy" not in text.split("Unknown command")[1].split("\n")[0]
+
+
+def test_end_of_input_leaves_and_the_bots_finish_the_tournament() -> None:
+    code, text = session([], players=6)
+    assert code == 0
+    assert "You leave the table: you check or fold from now on." in text
+    assert text.count("place") >= 1 and "Final standings" in text
+    assert "Hand #2" not in text  # nothing is narrated once you are gone
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--players", "1"), "--players must be a whole number from 2 to 10"),
+        (("--players", "eleven"), "--players must be a whole number"),
+        (("--preset", "slow"), "unknown preset 'slow'"),
+        (("--bots", "wizard"), "--bots: unknown strategy"),
+        (("--seed", "-3"), "--seed must be a whole number"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    code = main(["play", "tournament", *args])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_felt_play_tournament_in_a_real_terminal() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb", "COLUMNS": "140"}
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "bot.cli",
+            "play",
+            "tournament",
+            "--players",
+            "3",
+            "--preset",
+            "hyper",
+            "--bots",
+            "passive",
+            "--seed",
+            "4",
+            "--name",
+            "Ann",
+        ],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(60, 140),
+    )
+    output = io.StringIO()
+    child.logfile_read = output
+    try:
+        child.expect(r"Hand #1 · Level 1 · 10/20")
+        child.expect(r"Your turn\. ")
+        child.sendline("c")
+        child.sendline("q")
+        child.expect(r"You finished (\d+)(st|nd|rd|th)")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert "Final standings" in output.getvalue()
