@@ -136,7 +136,8 @@ def _register_tournament(games: SubParsers) -> None:
     )
     tournament.add_argument("--name", metavar="NAME", help="your name at the table")
     add_seed_option(
-        tournament, f"shuffle and draw seed from 0 to {MAX_SEED:,}, to replay the same tournament"
+        tournament,
+        f"shuffle seed from 0 to {MAX_SEED:,} (seats too), to replay the same tournament",
     )
     tournament.set_defaults(handler=_tournament)
 
