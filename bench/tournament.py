@@ -157,8 +157,9 @@ def main() -> None:
     )
     print(
         f"{args.entries:,}-entry MTT ({','.join(mix)}): {elapsed:.1f} s ({cpu:.1f} s CPU), "
-        f"{hands:,} hands, {rate:,.0f} hands/s, up to {watcher.most_tables} tables, final "
-        f"table from hand {watcher.final_table_at:,}; moves: {moves}"
+        f"{hands:,} hands, {rate:,.0f} hands/s ({hands / cpu:,.0f} per CPU second), up to "
+        f"{watcher.most_tables} tables, final table from hand {watcher.final_table_at:,}; "
+        f"moves: {moves}"
     )
     print(
         f"  of which the tournament model: {model:.2f} s CPU ({100 * model / cpu:.1f}%, "
