@@ -6,10 +6,11 @@
 Each tournament seats one bot per ``--seats`` entry at one table (the seats are drawn afresh
 each time) and plays the real engine to the end, levels rising on a simulated clock (see
 ``engine.tournament.simulate``); the buy-in is 1,000 chips and there is no fee, so the seats'
-ROIs balance out. Presets have no rebuys unless ``--rebuys`` is given (a rebuy period and an
-add-on, taken whenever allowed). The report gives per seat the finishing-place distribution,
-in-the-money %, ROI % with its standard error, the average place and, with rebuys, the buy-ins
-paid per tournament (``entries``). ``--json`` prints exactly
+ROIs balance out. ``--preset`` also takes a custom structure (``FILE.toml``). Presets have no
+rebuys unless ``--rebuys`` is given (a rebuy period and an add-on); a custom structure with
+rebuys keeps them. Bots take every rebuy and add-on the rules allow. The report gives per seat
+the finishing-place distribution, in-the-money %, ROI % with its standard error, the average
+place and, with rebuys, the buy-ins paid per tournament (``entries``). ``--json`` prints exactly
 ``{"tournaments": N, "seats": [{"seat", "strategy", "itm_pct", "roi_pct", "stderr_roi_pct",
 "avg_place"}]}`` (plus ``entries`` per seat when rebuys happened).
 """
@@ -24,7 +25,7 @@ import time
 from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option
 from bot.cli.sim_holdem import parse_seat_list
 from bot.cli.simulation import parse_count, parse_seed
-from bot.cli.tournament import load_structure
+from bot.cli.tournament import load_sit_and_go_structure
 from engine.bots.registry import STRATEGY_NAMES
 from engine.tournament import PRESET_NAMES
 from engine.tournament.simulate import TournamentSimError, TournamentSimResult, simulate_tournaments
@@ -91,13 +92,15 @@ def run(args: argparse.Namespace) -> int:
     """The handler of `felt sim tournament`."""
     specs = parse_seat_list(args.seats)
     count = parse_count(args.tournaments, "--tournaments")
-    structure = load_structure(args.preset)
+    structure = load_sit_and_go_structure(args.preset)
     seed, chosen = parse_seed(args.seed)
     if chosen:
         print(f"felt sim tournament: no --seed given, using --seed {seed}", file=sys.stderr)
     started = time.perf_counter()
     try:
-        result = simulate_tournaments(specs, count, structure, seed, rebuys=args.rebuys)
+        # A structure with rebuys of its own is played with them, as --rebuys would.
+        rebuys = args.rebuys or structure.has_rebuys
+        result = simulate_tournaments(specs, count, structure, seed, rebuys=rebuys)
     except TournamentSimError as error:
         raise CliError(str(error)) from None
     elapsed = time.perf_counter() - started

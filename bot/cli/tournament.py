@@ -76,6 +76,18 @@ def load_structure(name: str, format_text: str = "sng") -> Structure:
         raise CliError(str(error)) from None
 
 
+def load_sit_and_go_structure(name: str) -> Structure:
+    """A structure a Sit & Go can use (it starts when full: no late registration or
+    re-entry), or a ``CliError`` saying why not."""
+    structure = load_structure(name)
+    if structure.late_registration_levels or structure.re_entries:
+        raise CliError(
+            f"{structure.name!r} has late registration or re-entry, which a Sit & Go (it starts "
+            "when full) cannot use"
+        )
+    return structure
+
+
 def describe(structure: Structure) -> str:
     """The structure as a printed schedule."""
     lines = [

@@ -5,8 +5,9 @@ the bots every table uses (``engine.bots`` strategies, each with its own persona
 run on the clock passed in (wall time by default, as at a live tournament). You type what
 `felt play holdem` takes (``bot.terminal.commands``): f, c, r 100, a, Enter for the table, ?
 for help; q (or the end of input) leaves: from then on you check or fold every hand, as a
-player who walks away from a tournament is blinded out, and the bots play on to the end. It is
-a practice game: nine buy-ins of 100 make the prize pool and no wallet chips move.
+player who walks away from a tournament is blinded out, and the bots play on to the end. A
+custom structure with rebuys and an add-on offers them to you (y/n) and the bots take them.
+It is a practice game: each buy-in is 100 chips of the prize pool and no wallet chips move.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.cli.common import CliError, seed_value, whole
-from bot.cli.tournament import load_structure
+from bot.cli.tournament import load_sit_and_go_structure
 from bot.holdem.events import Offer
 from bot.holdem.seating import BOT_NAMES
 from bot.terminal.commands import (
@@ -40,6 +41,7 @@ from engine.bots import BotSpec, Personality, SeatView, UnknownStrategyError, ma
 from engine.bots.strategy import Strategy
 from engine.holdem import Action, Check, Fold, Hand
 from engine.tournament import (
+    Break,
     Format,
     HandSetup,
     PlayerEliminated,
@@ -130,10 +132,7 @@ class TournamentSession:
         number = 0
         while tournament.phase is Phase.RUNNING:
             if tournament.on_break:  # Sit & Go presets have none; a custom structure may
-                due = tournament.next_change_at
-                assert due is not None
-                self.console.print("Break.", style="dim")
-                tournament.advance_clock(max(self.now(), due))
+                self.take_break()
                 continue
             number += 1
             self.play_hand(number)
@@ -165,12 +164,56 @@ class TournamentSession:
             self.screen.events(setup, hand.act(legal.player, action))
         self.screen.hand_result(setup, hand)
         final = dict(zip(setup.entries, hand.stacks, strict=True))
-        for event in tournament.finish_hand(table, final):
+        rebuys = [entry for entry, stack in final.items() if stack == 0 and self.rebuys(entry)]
+        for event in tournament.finish_hand(table, final, rebuys):
             if isinstance(event, PlayerEliminated):
                 self.screen.eliminated(event.entry, event.place, None)
                 if event.entry == self.me and not self.screen.quiet:
                     self.screen.quiet = True
                     self.console.print("The bots play on to the end...", style="dim")
+
+    def rebuys(self, entry: int) -> bool:
+        """Whether a busted entry buys back in: bots whenever the rules allow, you if you say
+        so."""
+        if not self.tournament.may_rebuy(entry, stack=0):
+            return False
+        if entry != self.me:
+            return True
+        if self.leaving:
+            return False
+        chips = self.tournament.structure.rebuy_chips
+        return self.ask(f"You are out of chips: rebuy {chips:,} chips for {BUY_IN} (y/n)? ")
+
+    def take_break(self) -> None:
+        """A break: the add-on is offered (bots take it), then the clock jumps to its end."""
+        tournament = self.tournament
+        step = tournament.step
+        assert isinstance(step, Break)
+        self.console.print(f"Break: {step.minutes} minutes.", style="dim")
+        for entry in tournament.alive:
+            if not tournament.can_add_on(entry.number):
+                continue
+            chips = tournament.structure.add_on_chips
+            if entry.number != self.me or (
+                not self.leaving and self.ask(f"Add-on: {chips:,} chips for {BUY_IN} (y/n)? ")
+            ):
+                tournament.add_on(entry.number)
+        due = tournament.next_change_at
+        assert due is not None
+        self.skipped += max(0.0, due - self.now())  # nobody waits out a break at a terminal
+        tournament.advance_clock(max(self.now(), due))
+
+    def ask(self, question: str) -> bool:
+        """A yes/no question; the end of input is a no."""
+        self.console.print(question, end="", markup=False)
+        while True:
+            text = self.read_line()
+            if text is None:
+                return False
+            answer = text.strip().lower()
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+            self.console.print("Type y or n: ", end="")
 
     def your_action(self, setup: HandSetup, hand: Hand) -> Action:
         """Read lines until one is a legal action (or the player leaves)."""
@@ -202,7 +245,9 @@ class TournamentSession:
                     self.console.print(self.screen.table(self.tournament, setup, hand))
                 case _:
                     self.console.print(
-                        "Not in a tournament: no rebuys or sitting out here.", style="yellow"
+                        "In a tournament rebuys are offered when you bust (in the rebuy "
+                        "period), and there is no sitting out.",
+                        style="yellow",
                     )
             self.screen.prompt()
 
@@ -233,7 +278,7 @@ def read_stdin_line() -> str | None:
 def tournament_command(args: argparse.Namespace) -> int:
     """`felt play tournament`: check the options (one line, exit 2 on a bad one) and play."""
     players = whole(args.players, "--players", MIN_PLAYERS, MAX_PLAYERS)
-    structure = load_structure(args.preset)
+    structure = load_sit_and_go_structure(args.preset)
     seed = seed_value(args.seed)
     try:
         strategy = BotSpec.parse(args.bots).label

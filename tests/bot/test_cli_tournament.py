@@ -123,3 +123,36 @@ def test_sim_tournament_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     )  # fmt: skip
     assert code == 0
     assert "Sit & Go: 4 tournaments, 2 seats" in out and "places 1st..last" in out
+
+
+def test_sim_tournament_reads_a_custom_structure_and_keeps_its_rebuys(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "rebuys.toml"
+    path.write_text(
+        "starting_stack = 300\nrebuy_levels = 2\nrebuy_limit = 1\nrebuy_chips = 300\n"
+        "[[levels]]\nsmall_blind = 10\nbig_blind = 20\nhands = 5\n"
+        "[[levels]]\nsmall_blind = 20\nbig_blind = 40\nhands = 5\n"
+        "[[levels]]\nsmall_blind = 50\nbig_blind = 100\nhands = 5\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(
+        capsys, "sim", "tournament", "--seats", "aggressive,aggressive,aggressive",
+        "--tournaments", "3", "--preset", str(path), "--seed", "1", "--json",
+    )  # fmt: skip
+    assert code == 0
+    assert all("entries" in seat for seat in json.loads(out)["seats"])
+
+
+def test_sim_tournament_refuses_a_structure_with_late_registration(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "late.toml"
+    path.write_text(
+        "starting_stack = 300\nlate_registration_levels = 1\n"
+        "[[levels]]\nsmall_blind = 10\nbig_blind = 20\nminutes = 5\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "sim", "tournament", "--preset", str(path))
+    assert code == 2 and out == "" and "which a Sit & Go" in err
+    assert len(err.strip().splitlines()) == 1

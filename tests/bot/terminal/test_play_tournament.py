@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -15,8 +16,17 @@ from rich.console import Console
 
 from bot.cli import main
 from bot.terminal.tournament import TournamentOptions, TournamentSession
-from engine.tournament import preset
+from engine.tournament import Break, Level, Structure, preset
 from tests.bot.terminal.conftest import ROOT
+
+LATE_STRUCTURE = """
+starting_stack = 1000
+late_registration_levels = 1
+[[levels]]
+small_blind = 10
+big_blind = 20
+minutes = 5
+"""
 
 
 class Clock:
@@ -31,11 +41,14 @@ class Clock:
         return self.now
 
 
-def session(lines: list[str], *, step: float = 1.0, players: int = 3) -> tuple[int, str]:
+def session(
+    lines: list[str], *, step: float = 1.0, players: int = 3, structure: Structure | None = None
+) -> tuple[int, str]:
     typed: Iterator[str] = iter(lines)
     out = io.StringIO()
     console = Console(file=out, width=120, force_terminal=False, color_system=None)
-    options = TournamentOptions(preset("hyper"), players, 11, "Ann", "passive")
+    chosen = structure or preset("hyper")
+    options = TournamentOptions(chosen, players, 11, "Ann", "passive")
     game = TournamentSession(options, console, lambda: next(typed, None), Clock(step))
     return game.run(), out.getvalue()
 
@@ -54,7 +67,7 @@ def test_bad_lines_are_refused_and_the_turn_asked_again() -> None:
     assert code == 0
     assert "Unknown command 'zz'. Type f (fold), c (check or call)" in text
     assert "Raise to between" in text
-    assert "Not in a tournament: no rebuys" in text
+    assert "rebuys are offered when you bust" in text
     assert text.count("Your turn.") >= 1 and "You leave the table" in text
     assert "rebuy" not in text.split("Unknown command")[1].split("\n")[0]
 
@@ -67,6 +80,42 @@ def test_end_of_input_leaves_and_the_bots_finish_the_tournament() -> None:
     assert "Hand #2" not in text  # nothing is narrated once you are gone
 
 
+def test_a_structure_with_rebuys_offers_them_and_the_add_on() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=False, color_system=None)
+    replies = ["maybe"]
+
+    def answer() -> str:
+        """Shove at every turn; answer a yes/no question with "maybe" first, then "y"."""
+        if out.getvalue().endswith(("(y/n)? ", "y or n: ")):
+            return replies.pop() if replies else "y"
+        return "a"
+
+    structure = Structure(
+        "rebuys",
+        500,
+        (
+            Level(10, 20, hands=6),
+            Break(5, add_on=True),
+            Level(20, 40, hands=3),
+            Level(50, 100, 100, hands=200),
+        ),
+        rebuy_levels=1,
+        rebuy_limit=3,
+        rebuy_chips=500,
+        add_on_chips=750,
+    )
+    options = TournamentOptions(structure, 3, 1, "Ann", "passive")  # seed 1: Ann busts early
+    assert TournamentSession(options, console, answer, Clock(30.0)).run() == 0
+    text = out.getvalue()
+    assert "You are out of chips: rebuy 500 chips for 100 (y/n)?" in text
+    assert "Type y or n:" in text
+    assert "Break: 5 minutes." in text
+    assert "Add-on: 750 chips for 100 (y/n)?" in text
+    found = re.search(r"Prize pool ([\d,]+) chips", text)
+    assert found is not None and int(found[1].replace(",", "")) > 300  # rebuys joined the pool
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -75,11 +124,18 @@ def test_end_of_input_leaves_and_the_bots_finish_the_tournament() -> None:
         (("--preset", "slow"), "unknown preset 'slow'"),
         (("--bots", "wizard"), "--bots: unknown strategy"),
         (("--seed", "-3"), "--seed must be a whole number"),
+        (("--preset", "late.toml"), "cannot use"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(
-    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "late.toml").write_text(LATE_STRUCTURE, encoding="utf-8")
     code = main(["play", "tournament", *args])
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
