@@ -1,7 +1,9 @@
-"""`felt tournament structure`: print a preset or a custom TOML structure, checked.
+"""`felt tournament structure|payouts`: print a preset or custom TOML structure, checked, and a
+pay table in whole chips.
 
     felt tournament structure turbo [--format mtt] [--rebuys]
     felt tournament structure my-structure.toml
+    felt tournament payouts 120 --pool 12000 [--percent 50 30 20] [--fee 5]
 
 A name is one of the presets (``hyper``, ``turbo``, ``regular``, ``deepstack``); anything
 ending in ``.toml`` is read as a custom structure (format in docs/tournaments.md) and refused
@@ -13,14 +15,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.cli.common import CliError, SubParsers
+from bot.cli.common import CliError, SubParsers, whole
 from engine.tournament import (
     PRESET_NAMES,
     Break,
     Format,
+    PayoutError,
     Structure,
     StructureError,
     parse_structure,
+    payouts,
     preset,
 )
 
@@ -32,10 +36,11 @@ def register(subparsers: SubParsers) -> None:
     parser = subparsers.add_parser(
         "tournament",
         help="tournament structures",
-        description="Tournament tools: print a preset or custom structure.",
+        description="Tournament tools: print a preset or custom structure, or a pay table.",
         epilog="examples:\n  felt tournament structure turbo\n"
         "  felt tournament structure regular --format mtt\n"
-        "  felt tournament structure docs/tournament.example.toml",
+        "  felt tournament structure docs/tournament.example.toml\n"
+        "  felt tournament payouts 120 --pool 12000",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
@@ -57,6 +62,17 @@ def register(subparsers: SubParsers) -> None:
         "--rebuys", action="store_true", help="with a rebuy period and an add-on"
     )
     structure.set_defaults(handler=run_structure)
+    pay = tools.add_parser(
+        "payouts",
+        help="the pay table for a number of entries, in whole chips",
+        description="The prize of each paid place for ENTRIES entries: the standard curve, or "
+        "--percent; whole chips, the leftover chips one each to 1st, 2nd, ...",
+    )
+    pay.add_argument("entries", metavar="ENTRIES", help="entries (buy-ins) in the tournament")
+    pay.add_argument("--pool", metavar="CHIPS", help="chips collected (default: 100 per entry)")
+    pay.add_argument("--percent", nargs="+", metavar="P", help="custom percentages, 1st first")
+    pay.add_argument("--fee", default="0", metavar="PERCENT", help="house fee, percent (0)")
+    pay.set_defaults(handler=run_payouts)
 
 
 def load_structure(name: str, format_text: str = "sng") -> Structure:
@@ -129,4 +145,27 @@ def run_structure(args: argparse.Namespace) -> int:
     if args.rebuys:
         structure = structure.with_rebuys()
     print(describe(structure))
+    return 0
+
+
+def run_payouts(args: argparse.Namespace) -> int:
+    """The handler of `felt tournament payouts`."""
+    entries = whole(args.entries, "ENTRIES", 1, 100_000)
+    collected = whole(args.pool, "--pool", 0) if args.pool is not None else 100 * entries
+    fee_percent = whole(args.fee, "--fee", 0, 100)
+    try:
+        shares = (
+            payouts.custom_shares(args.percent)
+            if args.percent is not None
+            else payouts.standard_shares(entries)
+        )
+        fee = payouts.fee_of(collected, fee_percent)
+        pool = payouts.prize_pool(collected, fee)
+        amounts = payouts.prizes(pool, shares)
+    except PayoutError as error:
+        raise CliError(str(error)) from None
+    print(f"{entries:,} entries, {collected:,} collected, fee {fee:,}, prize pool {pool:,}")
+    print(f"{'place':>5}  {'percent':>7}  {'prize':>12}")
+    for place, (share, amount) in enumerate(zip(shares, amounts, strict=True), start=1):
+        print(f"{place:>5}  {share / 100:>7.2f}  {amount:>12,}")
     return 0

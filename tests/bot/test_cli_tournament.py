@@ -51,6 +51,10 @@ def test_icm_text_names_every_player(capsys: pytest.CaptureFixture[str]) -> None
         (("tournament", "structure", "glacial"), "unknown preset 'glacial'"),
         (("tournament", "structure", "turbo", "--format", "xyz"), "--format must be sng or mtt"),
         (("tournament", "structure", "missing.toml"), "cannot read 'missing.toml'"),
+        (("tournament", "payouts", "0"), "ENTRIES must be a whole number from 1"),
+        (("tournament", "payouts", "9", "--percent", "60", "30"), "must sum to 100, not 90"),
+        (("tournament", "payouts", "9", "--fee", "101"), "--fee must be a whole number from 0"),
+        (("tournament", "payouts", "9", "--pool", "lots"), "--pool must be a whole number"),
         (("sim", "tournament", "--seats", "smart"), "--seats must list 2 to 10"),
         (("sim", "tournament", "--seats", "smart,wizard"), "unknown strategy"),
         (("sim", "tournament", "--tournaments", "0"), "--tournaments must be a whole number"),
@@ -156,3 +160,10 @@ def test_sim_tournament_refuses_a_structure_with_late_registration(
     code, out, err = run(capsys, "sim", "tournament", "--preset", str(path))
     assert code == 2 and out == "" and "which a Sit & Go" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_payouts_print_whole_chips_that_pay_the_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "payouts", "5", "--pool", "1001", "--fee", "10")
+    assert code == 0 and "prize pool 901" in out
+    prizes = [int(line.split()[-1].replace(",", "")) for line in out.splitlines()[2:]]
+    assert prizes == [586, 315]  # 65/35 of 901: 585.65 and 315.35, the leftover chip to 1st

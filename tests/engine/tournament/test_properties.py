@@ -45,7 +45,7 @@ def _assert_tables_sound(tournament: Tournament) -> None:
             assert count >= 2 or not room
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     entries=st.integers(2, 70),
