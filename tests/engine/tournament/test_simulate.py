@@ -57,3 +57,12 @@ def test_bad_simulations_are_refused() -> None:
         simulate_tournaments(parse_seats("smart"), 1, preset("turbo"), 1)
     with pytest.raises(TournamentSimError, match="at least 1"):
         simulate_tournaments(parse_seats("smart,smart"), 0, preset("turbo"), 1)
+
+
+@pytest.mark.slow
+def test_smart_bots_win_sit_and_gos_against_random_ones_beyond_the_error() -> None:
+    result = simulate_tournaments(
+        parse_seats("smart,random,random,smart,random,random"), 60, preset("turbo"), 2024
+    )
+    for seat in (result.seats[0], result.seats[3]):
+        assert seat.roi_pct - 1.96 * seat.stderr_roi_pct > 0
