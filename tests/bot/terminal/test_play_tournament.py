@@ -17,7 +17,7 @@ from rich.console import Console
 from bot.cli import main
 from bot.terminal.tournament import TournamentOptions, TournamentSession
 from engine.tournament import Break, Level, Structure, preset
-from tests.bot.terminal.conftest import ROOT
+from tests.bot.terminal.support import ROOT
 
 LATE_STRUCTURE = """
 starting_stack = 1000
