@@ -243,3 +243,27 @@ def test_bad_configurations_are_refused() -> None:
         TournamentConfig("x", HANDS, 10, max_entries=12)
     with pytest.raises(TournamentSetupError, match="no late registration"):
         TournamentConfig("x", preset("turbo", Format.MULTI_TABLE), 10)
+
+
+def test_hand_counted_levels_in_a_multi_table_tournament_follow_the_busiest_table() -> None:
+    config = TournamentConfig("mtt", HANDS, 10, Format.MULTI_TABLE, 3, 6)
+    tournament = Tournament(config)
+    for number in range(6):
+        tournament.register(f"p{number}")
+    tournament.start(0)
+    assert sorted(tournament.seating.tables) == [1, 2]
+    for _ in range(2):  # table 1 alone plays the level's two hands
+        setup = tournament.start_hand(1)
+        tournament.finish_hand(1, dict(zip(setup.entries, setup.stacks, strict=True)))
+    assert tournament.level_number == 2
+    assert tournament.start_hand(2).stakes.big_blind == 40
+
+
+def test_no_deal_while_late_registration_is_open() -> None:
+    structure = preset("turbo", Format.MULTI_TABLE)
+    tournament = Tournament(TournamentConfig("mtt", structure, 10, Format.MULTI_TABLE, 9, 20))
+    for number in range(3):
+        tournament.register(f"p{number}")
+    tournament.start(0)
+    amounts = {1: 10, 2: 10, 3: 10}
+    _unchanged(tournament, lambda: tournament.deal(amounts), TournamentStateError)
