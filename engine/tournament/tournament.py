@@ -626,6 +626,7 @@ class Tournament:
         )
         for finish in results:
             self.entries[finish.entry].place = finish.place
+        self._index()  # everyone has a place now: nobody is left playing
         self.phase = Phase.FINISHED
         self.results = results
         self.busy.clear()

@@ -224,6 +224,16 @@ def test_a_saved_tournament_resumes_exactly() -> None:
     assert run(0) == run(7)
 
 
+def test_a_finished_tournament_reads_back_the_same() -> None:
+    tournament = _sng(3)
+    tournament.start(0)
+    done = play_out(tournament, random.Random(2))
+    restored = Tournament.from_dict(json.loads(json.dumps(done.to_dict())))
+    assert restored.to_dict() == done.to_dict()
+    assert restored.players_left == done.players_left == 0
+    assert restored.results == done.results
+
+
 def test_a_hand_in_play_when_saved_is_voided_on_restart() -> None:
     tournament = _sng(3)
     tournament.start(0)
