@@ -9,7 +9,8 @@ fold or peek at their cards) and bots in the other chairs (1 s per move). After 
 - interaction latency (from Discord sending the interaction to the bot acknowledging it),
   p50/p95/p99, over every button press and command;
 - hands finished per minute, over all tables;
-- 429 answers from the fake over the whole run (goal: none), and the bot's request rate;
+- 429 answers from the fake over the whole run (goal: none), each with what filled its bucket,
+  and the bot's request rate;
 - the bot process's peak resident memory (goal: at most 300 MB for 200 tables).
 
 Goals: p99 <= 50 ms, no 429, <= 300 MB for 200 tables.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import multiprocessing
@@ -83,18 +85,42 @@ def make_fake(tables: dict[int, Table], limited: list[str]) -> Any:
             if table is not None:
                 table.changed.set()
 
-        def record(self, request: Any) -> None:
-            super().record(request)
-            if request.status == 429:
-                limited.append(f"{request.route} ({request.path.split('?')[0]})")
-
         def _store_attachment(self, message: Any, part: Any, filename: str, entry: Any) -> Any:
             attachment = super()._store_attachment(message, part, filename, entry)
             self.attachments.pop(attachment.id, None)
             attachment.data = b""
             return attachment
 
-    return LoadFakeDiscord(record_requests=False)
+    fake = LoadFakeDiscord(record_requests=False)
+    explain_429s(fake, limited)
+    return fake
+
+
+def explain_429s(fake: Any, limited: list[str]) -> None:
+    """Have the fake's limiter note each 429 with what filled its bucket: for the global limit,
+    the routes counted in the second before; for a route's, the channel and when it resets."""
+    limiter = fake.rate_limiter
+    check = limiter.check
+    counted: collections.deque[tuple[float, str]] = collections.deque()
+
+    def explained(route: str, major: str, *, counts_globally: bool) -> Any:
+        decision = check(route, major, counts_globally=counts_globally)
+        now = fake.clock.now()
+        while counted and counted[0][0] <= now - 1.0:
+            counted.popleft()
+        if decision.allowed:
+            if counts_globally:
+                counted.append((now, route))
+        elif decision.is_global:
+            routes = collections.Counter(counted_route for _, counted_route in counted)
+            top = ", ".join(f"{n} {r}" for r, n in routes.most_common(3))
+            limited.append(f"{route}: global, {len(counted)} in the second before ({top})")
+        else:
+            reset = decision.headers.get("X-RateLimit-Reset-After")
+            limited.append(f"{route}: channel {major}'s bucket, resets in {reset} s")
+        return decision
+
+    limiter.check = explained
 
 
 @dataclasses.dataclass
@@ -224,7 +250,7 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
         {
             "latencies": driver.latencies,
             "rate_limited": fake.stats.rate_limited,
-            "limited_routes": sorted(set(limited)),
+            "limited_routes": limited,
             "invalid": fake.stats.invalid,
             "errors": dict(fake.stats.by_code),
             "requests": requests,

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 CHANNEL_LIMIT = 5
@@ -30,43 +31,41 @@ class RequestKind(enum.Enum):
 
 class ChannelBudget:
     """Discord's per-channel limits as Felt keeps to them: at most ``limit`` requests of a kind
-    in any ``window`` seconds.
+    reach Discord in any ``window`` seconds.
 
-    Each request is stamped when its answer came back: the request ``limit`` places later is sent
-    only a ``window`` after that, so it reaches Discord after the window the first one opened has
-    closed, however long either took on the way. Discord's own headers still pace discord.py
-    underneath; this lets the table channel wait before it builds a payload, not after.
+    A request counts from when it is sent until a ``window`` after its answer came back: it
+    reached Discord somewhere in between, so a request sent once fewer than ``limit`` count
+    reaches Discord after every window the counted ones opened has closed, however long any of
+    them took on the way, and whatever order they arrived in (two games' tables in one channel
+    send side by side). Discord's own headers still pace discord.py underneath; this lets the
+    table channel wait before it builds a payload, not after.
     """
 
     def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
         self.limit = limit
         self.window = window
         self._clock = clock
-        self._stamps = {kind: collections.deque[list[float]](maxlen=limit) for kind in RequestKind}
+        self._counts = {kind: _Counted(window) for kind in RequestKind}
         self._reconciled: set[str] = set()
 
     def ready_in(self, kind: RequestKind) -> float:
         """Seconds until a request of ``kind`` may be sent (0: now)."""
-        stamps = self._stamps[kind]
-        if len(stamps) < self.limit:
-            return 0.0
-        return max(0.0, stamps[0][0] + self.window - self._clock())
+        return self._counts[kind].ready_in(self.limit, self._clock())
 
-    def spend(self, kind: RequestKind) -> list[float]:
-        """Count a request sent now; pass the stamp to ``answered`` when its answer is back."""
-        stamp = [self._clock()]
-        self._stamps[kind].append(stamp)
-        return stamp
+    def spend(self, kind: RequestKind) -> None:
+        """Count a request of ``kind`` sent now; call ``answered`` when its answer is back."""
+        self._counts[kind].open += 1
 
-    def answered(self, stamp: list[float]) -> None:
-        stamp[0] = max(stamp[0], self._clock())
+    def answered(self, kind: RequestKind) -> None:
+        """The answer to a request of ``kind`` came back (or it failed): it counts a window more."""
+        self._counts[kind].answered(self._clock())
 
     def assume_spent(self) -> None:
-        """Start as if every request of the window had just been sent (after a restart, what
-        the process before it sent is unknown; Discord's buckets may still be full)."""
+        """Start as if every request of the window had just been answered (after a restart,
+        what the process before it sent is unknown; Discord's buckets may still be full)."""
         now = self._clock()
-        for stamps in self._stamps.values():
-            stamps.extend([now] for _ in range(self.limit))
+        for counted in self._counts.values():
+            counted.answers.extend(now for _ in range(self.limit))
 
     def first_contact(self, game: str) -> bool:
         """True once per game and channel in this process: the first table channel of ``game``
@@ -77,18 +76,54 @@ class ChannelBudget:
         return True
 
 
-class Pacer:
-    """A bot-wide budget of channel requests (Discord allows 50 per second in all).
+class _Counted:
+    """Requests that count against a limit: those in flight, and those answered less than a
+    ``window`` ago (their answer times, oldest first)."""
 
-    A token bucket refilled at ``per_second``: no second sees more than ``per_second + burst``
-    requests (45 by default, under the 50 that would get a 429). Waiting requests are served
-    in order, urgent ones first: a table message that offers a member their turn goes out
-    before posts, DMs and redraws of bot moves, so a busy bot stays playable; one request in
-    ``NORMAL_SHARE`` is a normal one whenever any waits, so the channel's story is never
-    starved.
+    __slots__ = ("answers", "open", "window")
+
+    def __init__(self, window: float) -> None:
+        self.window = window
+        self.open = 0
+        self.answers: collections.deque[float] = collections.deque()
+
+    def answered(self, now: float) -> None:
+        self.open = max(0, self.open - 1)
+        self.answers.append(now)
+
+    def ready_in(self, limit: int, now: float) -> float:
+        """Seconds until fewer than ``limit`` count (a ``window`` if those in flight fill it:
+        none of them can stop counting sooner)."""
+        while self.answers and self.answers[0] + self.window <= now:
+            self.answers.popleft()
+        over = self.open + len(self.answers) - limit
+        if over < 0:
+            return 0.0
+        if over < len(self.answers):
+            return self.answers[over] + self.window - now
+        return self.window
+
+
+class Pacer:
+    """A bot-wide budget of requests (Discord allows 50 per second in all).
+
+    Two rules. A token bucket refilled at ``per_second`` spreads grants out (at most
+    ``per_second + burst`` in any second). And at most ``limit`` requests count at once, each
+    from its grant until a second after its answer: a request reaches Discord somewhere in
+    between, and how long after its grant depends on the bot (a picture drawn, a loaded
+    machine), so grants alone say little about Discord's second; with every request counted
+    until a second after its answer, no second at Discord sees more than ``limit`` of them
+    (the last granted of any ``limit + 1`` would have found the others still counted).
+
+    Waiting requests are served in order, urgent ones first: a table message that offers a
+    member their turn goes out before posts, DMs and redraws of bot moves, so a busy bot stays
+    playable; one request in ``NORMAL_SHARE`` is a normal one whenever any waits, so the
+    channel's story is never starved. Every ``acquire`` is followed by ``answered`` once the
+    request's answer is back (or it failed), or by ``unused`` if no request was sent.
     """
 
     NORMAL_SHARE = 4
+    GLOBAL_WINDOW_SECONDS = 1.0
 
     def __init__(
         self,
@@ -96,17 +131,20 @@ class Pacer:
         burst: int = 5,
         clock: Callable[[], float] = time.monotonic,
         *,
+        limit: int = 45,
         channel_limit: int = CHANNEL_LIMIT,
         channel_window: float = CHANNEL_WINDOW_SECONDS,
     ) -> None:
         self.per_second = per_second
         self.burst = burst
+        self.limit = limit
         self.channel_limit = channel_limit
         self.channel_window = channel_window
         self._clock = clock
         self._channels: dict[int, ChannelBudget] = {}
         self._tokens = float(burst)
         self._updated = clock()
+        self._counted = _Counted(self.GLOBAL_WINDOW_SECONDS)
         self._urgent: collections.deque[asyncio.Future[None]] = collections.deque()
         self._normal: collections.deque[asyncio.Future[None]] = collections.deque()
         self._timer: asyncio.TimerHandle | None = None
@@ -122,12 +160,21 @@ class Pacer:
             self._channels[channel_id] = budget
         return budget
 
+    @contextlib.asynccontextmanager
+    async def request(self, *, urgent: bool = False) -> AsyncIterator[None]:
+        """Wait for the budget, then send one request in the block (counted until its end)."""
+        await self.acquire(urgent=urgent)
+        try:
+            yield
+        finally:
+            self.answered()
+
     async def acquire(self, *, urgent: bool = False) -> None:
         if self.per_second <= 0:
             return
         self._refill()
-        if self._tokens >= 1.0 and not self._urgent and not self._normal:
-            self._tokens -= 1.0
+        if self._grantable() and not self._urgent and not self._normal:
+            self._take()
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
@@ -136,10 +183,34 @@ class Pacer:
         began = self._clock()
         try:
             await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.unused()  # granted as the caller was cancelled: the grant goes back
+            raise
         finally:
             self.waited += self._clock() - began
             if not future.done():
                 future.cancel()
+
+    def answered(self) -> None:
+        """The answer to a granted request came back (or it failed): it counts a second more."""
+        if self.per_second > 0:
+            self._counted.answered(self._clock())
+            self._wake()
+
+    def unused(self) -> None:
+        """A grant was not used for a request after all."""
+        if self.per_second > 0:
+            self._counted.open = max(0, self._counted.open - 1)
+            self._wake()
+
+    def _grantable(self) -> bool:
+        # A token short only by rounding counts as whole: waiting for it would wait for nothing.
+        return self._tokens >= 1.0 - 1e-9 and self._counted.ready_in(self.limit, self._clock()) <= 0
+
+    def _take(self) -> None:
+        self._tokens -= 1.0
+        self._counted.open += 1
 
     def _refill(self) -> None:
         now = self._clock()
@@ -147,19 +218,32 @@ class Pacer:
         self._tokens = min(float(self.burst), refilled)
         self._updated = now
 
+    def _wake(self) -> None:
+        """A request stopped counting, or will sooner than thought: look at the waiters again."""
+        if not self._urgent and not self._normal:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._release(asyncio.get_running_loop())
+
     def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._timer is None and (self._urgent or self._normal):
-            delay = max(0.0, (1.0 - self._tokens) / self.per_second)
-            self._timer = loop.call_later(delay, self._release, loop)
+        if self._timer is not None or not (self._urgent or self._normal):
+            return
+        token_in = max(0.0, (1.0 - self._tokens) / self.per_second)
+        counted_in = self._counted.ready_in(self.limit, self._clock())
+        if self._counted.open >= self.limit:
+            return  # every counted request is in flight: its answer calls ``_wake``
+        self._timer = loop.call_later(max(token_in, counted_in), self._release, loop)
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         self._timer = None
         self._refill()
-        while self._tokens >= 1.0:
+        while self._grantable():
             future = self._next()
             if future is None:
                 break
-            self._tokens -= 1.0
+            self._take()
             future.set_result(None)
         self._schedule(loop)
 

@@ -286,14 +286,17 @@ class TableChannel(Generic[P]):
             # The bot-wide wait may have been long: plan again, and build what is due now.
             wait, step = self._plan()
             if step is None or wait > 0:
+                self._pacer.unused()
                 continue
             self._busy = True
-            stamp = self._budget.spend(step.kind)
+            self._budget.spend(step.kind)
             try:
                 self.requests += 1
                 await step.run()
             finally:
-                self._budget.answered(stamp)
+                # Counted from the answer: the request reached Discord before it.
+                self._budget.answered(step.kind)
+                self._pacer.answered()
                 self._busy = False
 
     async def _pause(self, seconds: float | None) -> None:

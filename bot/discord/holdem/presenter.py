@@ -314,12 +314,10 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         try:
             channel = self._dm_channels.get(hole.user_id)
             if channel is None:
-                await self._pacer.acquire()
-                self._dm_requests += 1
-                channel = await self.client.create_dm(discord.Object(hole.user_id))
+                async with self._pacer.request():
+                    self._dm_requests += 1
+                    channel = await self.client.create_dm(discord.Object(hole.user_id))
                 self._dm_channels[hole.user_id] = channel
-            await self._pacer.acquire()
-            self._dm_requests += 1
             file = (
                 discord.File(
                     io.BytesIO(image),
@@ -329,7 +327,9 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 if image is not None
                 else discord.utils.MISSING
             )
-            await channel.send(text, file=file)
+            async with self._pacer.request():
+                self._dm_requests += 1
+                await channel.send(text, file=file)
             self._dm_skip.pop(hole.user_id, None)
         except discord.Forbidden as error:
             if error.code not in DM_FAILURE_CODES:
