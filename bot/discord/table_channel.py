@@ -65,6 +65,8 @@ class _Message(Generic[P]):
     """No change will come after what ``draft`` says: forget it once that is sent."""
     picture: tuple[Any, bytes | None] | None = None
     """A picture drawn for the next request (a view and its image), until it is sent."""
+    drafted: tuple[P | None] | None = None
+    """What ``draft`` said since the last change (None: ask it again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +175,8 @@ class TableChannel(Generic[P]):
         worker looks again."""
         if not self.workers.running:
             self.workers.start(channel=self._work)
+        for found in self._messages.values():
+            found.drafted = None
         self._changes.set()
         if queue:
             self._queue_changes.set()
@@ -212,10 +216,17 @@ class TableChannel(Generic[P]):
 
     # ----- choosing the next request ---------------------------------------------------------
 
+    def _draft(self, found: _Message[P]) -> P | None:
+        """``found``'s latest payload. Asked once per change (the worker and ``settled`` look
+        many times between two changes, and drawing a payload is not cheap)."""
+        if found.drafted is None:
+            found.drafted = (found.draft(),)
+        return found.drafted[0]
+
     def _outdated(self, found: _Message[P]) -> bool:
         if found.message_id is None:
             return False
-        payload = found.draft()
+        payload = self._draft(found)
         return payload is not None and payload != found.sent
 
     def _plan(self) -> tuple[float, _Step | None]:
@@ -228,7 +239,7 @@ class TableChannel(Generic[P]):
         for found in list(self._messages.values()):
             if found.message_id is None:
                 continue
-            payload = found.draft()
+            payload = self._draft(found)
             if payload is None or payload == found.sent:
                 if found.final:
                     self._forget(found)
@@ -359,7 +370,7 @@ class TableChannel(Generic[P]):
             found.queued = False  # only now: until it is posted, nobody asks for another
 
     async def _send_message(self, found: _Message[P]) -> None:
-        payload = found.draft()
+        payload = self._draft(found)
         if payload is None:
             if found.final:
                 self._drop(found)
@@ -389,7 +400,7 @@ class TableChannel(Generic[P]):
 
     async def _edit(self, found: _Message[P]) -> None:
         message_id, previous = found.message_id, found.sent
-        payload = found.draft()
+        payload = self._draft(found)
         if message_id is None or payload is None or payload == previous:
             return
         file = None
@@ -449,7 +460,7 @@ class TableChannel(Generic[P]):
 
     async def _draw(self, found: _Message[P]) -> None:
         """Draw the picture the next request of ``found`` will carry, if it needs a new one."""
-        payload = found.draft()
+        payload = self._draft(found)
         if payload is None or (found.sent is not None and payload.view == found.sent.view):
             return
         if found.picture is None or found.picture[0] != payload.view:
