@@ -1,10 +1,11 @@
 """One budget of channel requests for the whole bot, shared by every game's presenter.
 
 Discord allows a bot 50 requests a second in all, and (commonly) 5 message posts and 5 edits per
-5 seconds in one channel. Each table's channel takes a token from the bot's one ``Pacer`` before
-each request, so Hold'em and Blackjack tables together stay under the global limit; and it asks
-its channel's ``ChannelBudget`` (one per channel, shared by both games) when the next post or
-edit may go, so it can wait *before* it builds the request and send the latest state.
+5 seconds in one channel. Each table's channel is granted each request by the bot's one ``Pacer``,
+so Hold'em and Blackjack tables together stay under the global limit; and it asks its channel's
+``ChannelBudget`` (one per channel, shared by both games) when the next post or edit may go, so
+it can wait *before* it builds the request and send the latest state. Both count a request until
+a window after its answer: when it reached Discord in between is not known.
 """
 
 from __future__ import annotations
