@@ -127,6 +127,7 @@ TABLES: tuple[CopiedTable, ...] = (
             "display_name",
             "joined_at",
             "left_at",
+            "bot_personality",
         ),
         ("seat_id",),
         "seat_id",

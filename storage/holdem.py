@@ -57,6 +57,8 @@ from storage.stats import StatsLine, add_stats
 MAX_SEAT_NO = 99
 MAX_PHH_CHARS = 1_000_000
 MAX_NAME_CHARS = 100
+MAX_PERSONALITY_CHARS = 64
+"""The longest bot personality text a seat keeps (the schema checks it too)."""
 
 
 def require_seat_no(value: object) -> int:
@@ -162,13 +164,23 @@ def _new_seat(
     user_id: int | None,
     bot_name: str | None,
     display_name: str | None,
+    bot_personality: str | None = None,
 ) -> tuple[int, int]:
     account = work.new_account(table.guild_id, AccountKind.SEAT, user_id)
     seat_id = int(
         work.tx.value(
             "INSERT INTO seats (table_id, seat_no, account_id, user_id, bot_name, display_name, "
-            "joined_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seat_id",
-            (table.table_id, seat_no, account, user_id, bot_name, display_name, work.stamp),
+            "joined_at, bot_personality) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seat_id",
+            (
+                table.table_id,
+                seat_no,
+                account,
+                user_id,
+                bot_name,
+                display_name,
+                work.stamp,
+                bot_personality,
+            ),
         )
     )
     return seat_id, account
@@ -203,11 +215,20 @@ def buy_in(
     return SeatChange(table_id, seat_no, amount, stack, wallet_balance)
 
 
-def seat_bot(work: Work, table_id: int, seat_no: int, bot_name: str, amount: int) -> SeatChange:
-    """Seat a named bot with ``amount`` chips from the guild's house."""
+def seat_bot(
+    work: Work,
+    table_id: int,
+    seat_no: int,
+    bot_name: str,
+    amount: int,
+    personality: str | None = None,
+) -> SeatChange:
+    """Seat a named bot with ``amount`` chips from the guild's house; ``personality`` is the
+    host's text for how the bot plays, kept with the seat for a restart."""
     require_seat_no(seat_no)
     require_amount(amount, what="buy-in")
     require_text(bot_name, "The bot's name", limit=MAX_NAME_CHARS)
+    require_text(personality, "The bot's personality", limit=MAX_PERSONALITY_CHARS, optional=True)
     table = _table(work.tx, table_id)
     work.guild_id, work.table_id, work.note = table.guild_id, table_id, f"bot {bot_name}"
     for seat in _occupied(work.tx, table_id):
@@ -216,7 +237,13 @@ def seat_bot(work: Work, table_id: int, seat_no: int, bot_name: str, amount: int
     _free_chair(work.tx, table_id, seat_no)
     house = work.guild(table.guild_id).house_account_id
     _seat_id, account = _new_seat(
-        work, table, seat_no, user_id=None, bot_name=bot_name, display_name=bot_name
+        work,
+        table,
+        seat_no,
+        user_id=None,
+        bot_name=bot_name,
+        display_name=bot_name,
+        bot_personality=personality,
     )
     _house, stack = work.transfer(table.guild_id, house, account, amount, LedgerKind.BUY_IN)
     return SeatChange(table_id, seat_no, amount, stack, None)
@@ -510,8 +537,8 @@ def read_table(tx: Transaction, table_id: int) -> TableInfo | None:
     if row is None:
         return None
     seats = tx.all(
-        "SELECT s.seat_no, a.balance, s.user_id, s.bot_name, s.display_name, s.joined_at "
-        "FROM seats s JOIN accounts a ON a.account_id = s.account_id "
+        "SELECT s.seat_no, a.balance, s.user_id, s.bot_name, s.display_name, s.joined_at, "
+        "s.bot_personality FROM seats s JOIN accounts a ON a.account_id = s.account_id "
         "WHERE s.table_id = ? AND s.left_at IS NULL ORDER BY s.seat_no",
         (table_id,),
     )
@@ -529,7 +556,7 @@ def read_table(tx: Transaction, table_id: int) -> TableInfo | None:
         opened_at=parse_time(row[5]),
         closed_at=None if row[6] is None else parse_time(row[6]),
         seats=tuple(
-            OccupiedSeat(table_id, int(s[0]), int(s[1]), s[2], s[3], s[4], parse_time(s[5]))
+            OccupiedSeat(table_id, int(s[0]), int(s[1]), s[2], s[3], s[4], parse_time(s[5]), s[6])
             for s in seats
         ),
         hand_in_progress=None if running is None else int(running),

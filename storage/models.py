@@ -219,6 +219,9 @@ class OccupiedSeat:
     bot_name: str | None
     display_name: str | None
     joined_at: datetime
+    bot_personality: str | None = None
+    """A bot's personality as its host stored it when the bot sat (None for members and for
+    bots seated before the schema had it)."""
 
     @property
     def is_bot(self) -> bool:

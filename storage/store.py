@@ -607,15 +607,31 @@ class Storage:
         )
 
     async def seat_bot(
-        self, table_id: int, seat_no: int, bot_name: str, amount: int, *, key: str
+        self,
+        table_id: int,
+        seat_no: int,
+        bot_name: str,
+        amount: int,
+        *,
+        key: str,
+        personality: str | None = None,
     ) -> SeatChange:
-        """Seat a named bot with ``amount`` chips from the guild's house."""
+        """Seat a named bot with ``amount`` chips from the guild's house, keeping its
+        ``personality`` (the host's text for how it plays) with the seat for a restart."""
+        arguments: dict[str, object] = {
+            "table_id": table_id,
+            "seat_no": seat_no,
+            "bot_name": bot_name,
+            "amount": amount,
+        }
+        if personality is not None:
+            arguments["personality"] = personality
         return await self._operate(
             "seat_bot",
             key,
-            {"table_id": table_id, "seat_no": seat_no, "bot_name": bot_name, "amount": amount},
+            arguments,
             SeatChange,
-            lambda work: holdem.seat_bot(work, table_id, seat_no, bot_name, amount),
+            lambda work: holdem.seat_bot(work, table_id, seat_no, bot_name, amount, personality),
             guild=_table_guild(table_id),
         )
 

@@ -9,10 +9,11 @@ It knows nothing of turns, timers or the hand being played: the host tells it wh
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.holdem.errors import BuyInError, NotSeatedError, TableError
 from bot.holdem.events import (
@@ -26,6 +27,7 @@ from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import SeatFacts
 from bot.tables.events import Notice
 from bot.tables.moves import move_chips, seat_key
+from engine.bots.personality import Personality, PersonalityError
 from engine.holdem import Action, Hand
 from storage import BalanceLimitExceeded, InsufficientChips, InvalidAmount, OccupiedSeat, Storage
 
@@ -34,6 +36,7 @@ BOT_NAMES = (
     "Ada", "Turing", "Hopper", "Knuth", "Lovelace",
     "Shannon", "Dijkstra", "Babbage", "Boole", "Church",
 )  # fmt: skip
+_log = logging.getLogger("felt.holdem")
 REFUSED = (TableError, InsufficientChips, InvalidAmount, BalanceLimitExceeded)
 """What a movement applied between hands may meet; it is told in the channel, not raised."""
 
@@ -47,8 +50,28 @@ class BotBrain(Protocol):
     def decide(self, hand: Hand, player: int) -> Action: ...
 
 
-BotFactory = Callable[[str, str, random.Random], BotBrain]
-"""Builds a bot from (bot name, strategy name, its own random generator)."""
+@runtime_checkable
+class PersonalBrain(BotBrain, Protocol):
+    """A brain with a personality (``engine.bots.Personality``): how it plays within its level,
+    and its name. Seating stores it with the seat and gives it back after a restart."""
+
+    @property
+    def personality(self) -> Personality: ...
+
+
+class BotFactory(Protocol):
+    """Builds a bot from its name, strategy name (``smart:hard``) and own random generator;
+    with ``personality`` (the one stored with the seat) it plays as before a restart, without
+    one a new one is drawn."""
+
+    def __call__(
+        self,
+        name: str,
+        strategy: str,
+        rng: random.Random,
+        personality: Personality | None = None,
+    ) -> BotBrain: ...
+
 
 Publish = Callable[[TableEvent], Awaitable[None]]
 
@@ -64,6 +87,8 @@ class Seat:
     identity: str
     bot: BotBrain | None = None
     bot_name: str | None = None
+    personality: Personality | None = None
+    """A bot's personality, as stored with the seat (None for members and simple brains)."""
     sitting_out: bool = False
     sit_out_reason: str = ""
     leaving: bool = False
@@ -177,7 +202,7 @@ class Seating:
         if stored.is_bot:
             bot_name = stored.bot_name or f"Bot {stored.seat_no}"
             self.seats[stored.seat_no] = self._bot_seat(
-                stored.seat_no, bot_name, stored.stack, identity
+                stored.seat_no, bot_name, stored.stack, identity, _stored_personality(stored)
             )
         else:
             name = stored.display_name or f"Player {stored.seat_no}"
@@ -259,12 +284,18 @@ class Seating:
         before = hashlib.sha1(self._vacated.get(seat_no, "").encode()).hexdigest()[:12]
         since = f"hand:{next_hand}:after:{before}"
         identity = seat_key(self.table_id, seat_no, f"bot:{bot_name}", since)
+        # The bot draws its personality as it sits; the seat keeps it for a restart.
+        seat = self._bot_seat(seat_no, bot_name, 0, identity)
+        text = seat.personality.text if seat.personality is not None else None
         change = await move_chips(
             "bot seating",
-            lambda: self.storage.seat_bot(self.table_id, seat_no, bot_name, amount, key=identity),
+            lambda: self.storage.seat_bot(
+                self.table_id, seat_no, bot_name, amount, key=identity, personality=text
+            ),
         )
-        self.seats[seat_no] = self._bot_seat(seat_no, bot_name, change.stack, identity)
-        await self._publish(PlayerJoined(seat_no, self.seats[seat_no].name, None, amount))
+        seat.stack = change.stack
+        self.seats[seat_no] = seat
+        await self._publish(PlayerJoined(seat_no, seat.name, None, amount))
 
     async def _refill(self, seat: Seat, next_hand: int) -> None:
         amount = self.settings.default_buy_in - seat.stack
@@ -276,10 +307,21 @@ class Seating:
             )
             seat.stack = change.stack
 
-    def _bot_seat(self, seat_no: int, bot_name: str, stack: int, identity: str) -> Seat:
+    def _bot_seat(
+        self,
+        seat_no: int,
+        bot_name: str,
+        stack: int,
+        identity: str,
+        personality: Personality | None = None,
+    ) -> Seat:
         seed = self._rng.randrange(2**63)
-        brain = self._bots(bot_name, self.settings.bot_strategy, random.Random(seed))
-        return Seat(seat_no, f"🤖 {bot_name}", stack, None, identity, brain, bot_name)
+        brain = self._bots(
+            bot_name, self.settings.bot_strategy, random.Random(seed), personality=personality
+        )
+        if isinstance(brain, PersonalBrain):
+            personality = brain.personality
+        return Seat(seat_no, f"🤖 {bot_name}", stack, None, identity, brain, bot_name, personality)
 
     # ----- after a hand ------------------------------------------------------------------------
 
@@ -327,3 +369,20 @@ class Seating:
             await self.rebuy(seat, amount, f"{seat.identity}:rebuy:after-hand:{hand_id}")
         except REFUSED as error:
             await self._publish(Notice(f"{seat.name}'s rebuy failed: {error}"))
+
+
+def _stored_personality(stored: OccupiedSeat) -> Personality | None:
+    """The personality stored with a bot's seat; None (a new one is drawn) for a bot seated
+    before seats kept one, or for text that cannot be read (logged: the bot still plays)."""
+    if stored.bot_personality is None:
+        return None
+    try:
+        return Personality.parse(stored.bot_personality)
+    except PersonalityError:
+        _log.warning(
+            "table %s seat %s: unreadable bot personality %r; drawing a new one",
+            stored.table_id,
+            stored.seat_no,
+            stored.bot_personality,
+        )
+        return None

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.holdem.bots import TABLE_BOTS, TABLE_EQUITY
 from bot.holdem.host import EquityFunction
 from bot.holdem.seating import BOT_NAMES, BotBrain, BotFactory
-from engine.bots import STRATEGY_NAMES, BotSpec, UnknownStrategyError
+from engine.bots import STRATEGY_NAMES, BotSpec, Personality, UnknownStrategyError
 
 __all__ = [
     "DEFAULT_STRATEGY",
@@ -58,9 +59,21 @@ def strategy_of(bot_name: str, strategies: Sequence[str]) -> str:
 def bot_factory(strategies: Sequence[str]) -> BotFactory:
     """A factory giving each bot the strategy listed for it (the table's single strategy name
     is ignored: the terminal chooses per seat)."""
-    chosen = tuple(strategies) or (DEFAULT_STRATEGY,)
+    return _PerSeatBots(tuple(strategies) or (DEFAULT_STRATEGY,))
 
-    def make(bot_name: str, strategy: str, rng: random.Random) -> BotBrain:
-        return _BRAINS(bot_name, strategy_of(bot_name, chosen), rng)
 
-    return make
+@dataclass(frozen=True, slots=True)
+class _PerSeatBots:
+    """A ``BotFactory`` that gives the bot named n-th the n-th strategy chosen."""
+
+    strategies: tuple[str, ...]
+
+    def __call__(
+        self,
+        name: str,
+        strategy: str,
+        rng: random.Random,
+        personality: Personality | None = None,
+    ) -> BotBrain:
+        chosen = strategy_of(name, self.strategies)
+        return _BRAINS(name, chosen, rng, personality=personality)

@@ -66,7 +66,8 @@ RANGES: Mapping[str, Traits] = {
 }
 """Per difficulty: the looseness (preflop equity) and aggression (pot share) ranges."""
 
-_TEXT = re.compile(r"([A-Za-z]{1,20})/([+-]\d\.\d{3})/([+-]\d\.\d{3})")
+_TEXT = re.compile(r"([A-Za-z][A-Za-z0-9 ._'-]{0,39})/([+-]\d\.\d{3})/([+-]\d\.\d{3})")
+"""A name (a letter, then up to 39 letters, digits, spaces or ``._'-``), looseness, aggression."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,15 +79,16 @@ class Personality:
     aggression: float = 0.0
 
     @classmethod
-    def draw(cls, level: str, seed: str | int) -> Personality:
+    def draw(cls, level: str, seed: str | int, *, name: str | None = None) -> Personality:
         """The personality of a seat of ``level`` (``easy``, ``normal``, ``hard``) keyed by
-        ``seed``: the same arguments always give the same personality."""
+        ``seed``: the same arguments always give the same personality. ``name`` names it
+        (a host's bot name); otherwise a name is drawn from ``NAMES``."""
         traits = RANGES.get(str(level))
         if traits is None:
             raise PersonalityError(f"no personalities for level {level!r}")
         rng = random.Random(f"felt-personality:{level}:{seed}")
-        name = NAMES[int(rng.random() * len(NAMES))]
-        return cls(name, traits.looseness.draw(rng), traits.aggression.draw(rng))
+        drawn = NAMES[int(rng.random() * len(NAMES))]
+        return cls(name or drawn, traits.looseness.draw(rng), traits.aggression.draw(rng))
 
     @property
     def text(self) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.bots.errors import UnknownStrategyError
+from engine.bots.exploits import CallingStation, MinRaiser, Shover
 from engine.bots.personality import NEUTRAL, Personality
 from engine.bots.smart import Difficulty, SmartStrategy
 from engine.bots.strategy import AggressiveStrategy, PassiveStrategy, RandomStrategy, Strategy
@@ -22,10 +23,13 @@ _FACTORIES: Mapping[str, Callable[[Difficulty, Personality], Strategy]] = {
     "passive": lambda _difficulty, _personality: PassiveStrategy(),
     "aggressive": lambda _difficulty, _personality: AggressiveStrategy(),
     "smart": lambda difficulty, personality: SmartStrategy(difficulty, personality=personality),
+    "minraiser": lambda _difficulty, _personality: MinRaiser(),
+    "shover": lambda _difficulty, _personality: Shover(),
+    "station": lambda _difficulty, _personality: CallingStation(),
 }
 
 STRATEGY_NAMES: tuple[str, ...] = tuple(_FACTORIES)
-"""The strategy names, simplest first."""
+"""The strategy names, simplest first, then the fixed exploits (``engine.bots.exploits``)."""
 
 LEVELLED = frozenset({"smart"})
 """Strategies that have difficulty levels."""

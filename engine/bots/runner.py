@@ -20,7 +20,8 @@ it can, else folds, and ``last_error`` says what went wrong so the host can log 
 
 ``HandBot`` (and ``make_hand_bot``, a ``BotFactory`` for ``bot.holdem.host``) serves hosts that
 hand the bot the live ``Hand``: it copies out the ``SeatView`` first, so the strategy still sees
-only what its seat may, then decides like ``BotPlayer``.
+only what its seat may, then decides like ``BotPlayer``. It carries the seat's ``Personality``,
+which the host stores with the seat and hands back after a restart.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
-from engine.bots.personality import Personality
-from engine.bots.registry import BotSpec, make_strategy
+from engine.bots.personality import NEUTRAL, Personality
+from engine.bots.registry import LEVELLED, BotSpec, make_strategy
 from engine.bots.stats import TableStats
 from engine.bots.strategy import Strategy, check_or_fold
 from engine.bots.view import SeatView
@@ -138,8 +139,12 @@ class HandBot:
         rng: random.Random | None = None,
         *,
         stats: TableStats | None = None,
+        personality: Personality | None = None,
     ) -> None:
-        self.player = BotPlayer.from_spec(spec, rng)
+        parsed = BotSpec.parse(spec) if isinstance(spec, str) else spec
+        self.personality = personality if personality is not None else NEUTRAL
+        """How this seat plays within its level, and its name (neutral if none was given)."""
+        self.player = BotPlayer(make_strategy(parsed, personality=self.personality), rng)
         self.stats = stats
 
     @property
@@ -155,11 +160,18 @@ class HandBot:
         return self.player.decide(SeatView.from_hand(hand, player, stats=snapshot))
 
 
-def make_hand_bot(name: str, strategy: str, rng: random.Random) -> HandBot:
-    """A ``HandBot`` playing ``strategy`` (``"smart"``, ``"smart:hard"``, ...) with the
-    personality its ``name`` draws at its level: the host stores the seat's bot name, so the
-    same seat plays the same way after a restart. Matches ``bot.holdem.host.BotFactory``."""
+def make_hand_bot(
+    name: str, strategy: str, rng: random.Random, personality: Personality | None = None
+) -> HandBot:
+    """A ``HandBot`` named ``name`` playing ``strategy`` (``"smart"``, ``"smart:hard"``, ...)
+    with ``personality`` (the one stored with its seat, after a restart), or a new one drawn
+    from ``rng`` within its level's ranges when a bot sits down. The simple strategies have
+    no traits: their personality only names them. Matches ``bot.holdem.seating.BotFactory``."""
     spec = BotSpec.parse(strategy)
-    bot = HandBot(spec, rng)
-    bot.player.strategy = make_strategy(spec, personality=Personality.draw(spec.difficulty, name))
-    return bot
+    if personality is None:
+        if spec.strategy in LEVELLED:
+            seed = rng.getrandbits(64)
+            personality = Personality.draw(spec.difficulty, seed, name=name)
+        else:
+            personality = Personality(name)
+    return HandBot(spec, rng, personality=personality)

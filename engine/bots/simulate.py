@@ -7,6 +7,12 @@ are exact integer totals per seat (net chips, the sum of squared per-hand nets, 
 counts of ``engine.holdem.stats``: VPIP, PFR, 3-bet, AF, WTSD, W$SD) and a histogram of preflop
 raises per hand, so shares of a run played in parallel combine into the same figures. Each smart
 seat gets a ``Personality`` drawn from its level and the seed. Same seed, same result.
+
+With ``duplicate=True`` each deal is played once from every seat (the button moves and the deck
+stays for as many hands as there are seats), as duplicate bridge and the computer poker
+competitions do: the cards' luck cancels between seats, so the error of a win rate shrinks
+several times and differences between strategies show in far fewer hands. The standard error is
+then measured over whole deals (the hands of one deal are not independent).
 """
 
 from __future__ import annotations
@@ -47,6 +53,9 @@ class SeatResult:
     big_blind: int
     style: StyleCounts = NO_COUNTS
     """The seat's VPIP, PFR, 3-bet, AF, WTSD and W$SD counts over the run."""
+    block: int = 1
+    """Hands per independent unit: 1, or the seat count when every deal is played from each
+    seat (``duplicate``); ``net_squares`` then sums the squared net of each deal."""
 
     @property
     def bb_per_100(self) -> float:
@@ -55,13 +64,14 @@ class SeatResult:
 
     @property
     def stderr_bb_per_100(self) -> float:
-        """The standard error of ``bb_per_100`` (hands are independent: stacks reset)."""
-        n = self.hands
+        """The standard error of ``bb_per_100`` (hands, or deals played from every seat, are
+        independent: stacks reset)."""
+        n = -(-self.hands // self.block)
         if n < 2:
             return 0.0
         mean = self.net / n
         variance = max(0.0, (self.net_squares - n * mean * mean) / (n - 1))
-        return 100.0 * math.sqrt(variance / n) / self.big_blind
+        return 100.0 * math.sqrt(variance / n) / (self.block * self.big_blind)
 
     @property
     def interval_95(self) -> tuple[float, float]:
@@ -136,6 +146,7 @@ class HoldemSimResult:
                     sum(s.net_squares for s in same),
                     seat.big_blind,
                     total_style(s.style for s in same),
+                    seat.block,
                 )
             )
         longest = max(len(part.preflop_raises) for part in parts)
@@ -213,15 +224,23 @@ def simulate_holdem(
     progress: Callable[[int], None] | None = None,
     progress_every: int = 100,
     on_hand: Callable[[Hand, Sequence[int]], None] | None = None,
+    duplicate: bool = False,
 ) -> HoldemSimResult:
     """Play ``hands`` hands between the seats ``specs`` and total each seat's results.
 
     The button starts at seat ``first_hand % seats`` and moves one seat per hand; ``progress``
     is called with the hands played every ``progress_every`` hands and at the end; ``on_hand``
-    with each finished hand and the seat (from 0) of each of its PHH players.
+    with each finished hand and the seat (from 0) of each of its PHH players. ``duplicate``
+    plays each deal from every seat (``hands`` and ``first_hand`` must then be multiples of
+    the seat count).
     """
     check_setup(specs, hands, small_blind, big_blind, stack)
     n = len(specs)
+    block = n if duplicate else 1
+    if hands % block or first_hand % block:
+        raise SimulationSetupError(
+            f"duplicate deals need a number of hands divisible by the {n} seats, not {hands}"
+        )
     stakes = Stakes.standard(n, small_blind, big_blind)
     strategies = [
         make_strategy(spec, personality=Personality.draw(spec.difficulty, f"{seed}:{seat}"))
@@ -229,13 +248,16 @@ def simulate_holdem(
     ]
     rngs = [session_rng(seed, f"seat:{seat}") for seat in range(n)]
     book = TableStats()
-    totals = _Totals(n, stack)
+    totals = _Totals(n, stack, block)
     stacks = [stack] * n
     for number in range(hands):
         order = seating(first_hand + number, n)
         # Each hand's deck has its own seed, so a hand's cards do not depend on how earlier
-        # hands were played: changing one strategy leaves every deal the same.
-        hand = Hand(stakes, stacks, rng=session_rng(seed, f"deck:{first_hand + number}"))
+        # hands were played: changing one strategy leaves every deal the same. Duplicate deals
+        # keep a deck while the button goes round, so each seat holds each position's cards.
+        deal = (first_hand + number) // block
+        deck = f"deck:{deal}" if not duplicate else f"duplicate-deck:{deal}"
+        hand = Hand(stakes, stacks, rng=session_rng(seed, deck))
         play_hand(
             hand,
             [strategies[seat] for seat in order],
@@ -257,6 +279,7 @@ def simulate_holdem(
             totals.squares[seat],
             big_blind,
             totals.styles[seat],
+            block,
         )
         for seat in range(n)
     )
@@ -264,13 +287,17 @@ def simulate_holdem(
 
 
 class _Totals:
-    """A session's running totals by seat: nets, squared nets, style counts, and the
-    histogram of preflop raises per hand."""
+    """A session's running totals by seat: nets, squared nets (of each hand, or of each
+    ``block`` of hands that share a deal), style counts, and the histogram of preflop raises
+    per hand."""
 
-    def __init__(self, seats: int, stack: int) -> None:
+    def __init__(self, seats: int, stack: int, block: int = 1) -> None:
         self.stack = stack
+        self.block = block
+        self.played = 0
         self.nets = [0] * seats
         self.squares = [0] * seats
+        self.deal_nets = [0] * seats
         self.styles = [NO_COUNTS] * seats
         self.histogram: list[int] = []
 
@@ -279,7 +306,12 @@ class _Totals:
         for player, seat in enumerate(order):
             result = hand.stacks[player] - self.stack
             self.nets[seat] += result
-            self.squares[seat] += result * result
+            self.deal_nets[seat] += result
+        self.played += 1
+        if self.played % self.block == 0:
+            for seat, result in enumerate(self.deal_nets):
+                self.squares[seat] += result * result
+            self.deal_nets = [0] * len(self.deal_nets)
         tally = hand_tally(hand.events, len(order))
         for player, counts in enumerate(tally.counts()):
             self.styles[order[player]] += counts

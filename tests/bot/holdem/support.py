@@ -10,6 +10,7 @@ from typing import Any
 from bot.holdem.host import HoldemTable
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import ManualScheduler
+from engine.bots import Personality
 from engine.holdem import Action, Call, Check, Hand
 from tests.bot.recorder import HoldemRecorder
 
@@ -26,7 +27,9 @@ class CallingStation:
         return Check() if legal.can_check else Call()
 
 
-def calling_station(name: str, strategy: str, rng: random.Random) -> CallingStation:
+def calling_station(
+    name: str, strategy: str, rng: random.Random, personality: Personality | None = None
+) -> CallingStation:
     return CallingStation()
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from engine.bots.exploits import CallingStation, MinRaiser, Shover
 from engine.bots.personality import Personality
 from engine.bots.registry import parse_seats
 from engine.bots.simulate import SeatResult, simulate_holdem
 from engine.bots.smart import HUMAN_RANGES, Difficulty, SmartStrategy
 from engine.holdem.stats import total
-from tests.engine.bots.exploits import CallingStation, MinRaiser, Shover, session
+from tests.engine.bots.exploits import session
 
 LEVELS = ("smart:easy", "smart", "smart:hard")
 

@@ -42,16 +42,20 @@ def test_personality_text_round_trips_and_bad_text_is_refused() -> None:
         Personality.draw("legendary", 1)
 
 
-def test_a_table_bot_takes_the_personality_of_its_name() -> None:
+def test_a_table_bot_draws_a_named_personality_or_plays_the_one_it_is_given() -> None:
     import random
 
-    first = make_hand_bot("Ada", "smart:hard", random.Random(1)).player.strategy
-    again = make_hand_bot("Ada", "smart:hard", random.Random(2)).player.strategy
-    other = make_hand_bot("Bea", "smart:hard", random.Random(1)).player.strategy
-    assert isinstance(first, SmartStrategy) and isinstance(other, SmartStrategy)
-    assert isinstance(again, SmartStrategy)
-    assert first.personality == again.personality == Personality.draw("hard", "Ada")
-    assert other.personality != first.personality
+    first = make_hand_bot("Ada", "smart:hard", random.Random(1))
+    other = make_hand_bot("Ada", "smart:hard", random.Random(2))
+    assert first.personality.name == other.personality.name == "Ada"
+    assert first.personality != other.personality  # drawn as the bot sits, not from its name
+    stored = Personality.parse(first.personality.text)
+    restored = make_hand_bot("Ada", "smart:hard", random.Random(3), stored)
+    strategy = restored.player.strategy
+    assert isinstance(strategy, SmartStrategy)
+    assert restored.personality == strategy.personality == first.personality
+    simple = make_hand_bot("Bea", "random", random.Random(1))
+    assert simple.personality == Personality("Bea")
 
 
 def facts(kind: ActionKind, street: Street = Street.PREFLOP, **more: int | bool) -> DecisionFacts:

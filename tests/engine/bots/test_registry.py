@@ -11,7 +11,9 @@ from engine.errors import MalformedInputError
 
 
 def test_registry_lists_the_strategies_and_difficulties_in_order() -> None:
-    assert STRATEGY_NAMES == ("random", "passive", "aggressive", "smart")
+    assert STRATEGY_NAMES == (
+        "random", "passive", "aggressive", "smart", "minraiser", "shover", "station",
+    )  # fmt: skip
     assert DIFFICULTIES == ("easy", "normal", "hard")
 
 
