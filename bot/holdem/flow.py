@@ -39,7 +39,7 @@ from bot.holdem.snapshot import TableState, table_snapshot
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.moves import move_chips
 from bot.tables.presenter import Presenter
-from engine.bots import TableStats
+from engine.bots import DecisionFacts, SeatView, TableStats, think_time
 from engine.bots.runner import HandBot
 from engine.cards import Card
 from engine.holdem import Action, Check, Event, Fold, Hand, Stakes, phh
@@ -140,6 +140,9 @@ class HandLifecycle:
     # -------------------------------------------------------------------- turns
 
     async def _bot_turn(self, hand_id: int, action_count: int) -> None:
+        """A bot decides at once, then seems to think for as long as a person would over that
+        decision (``engine.bots.think_time``: trash folds quickly, all-ins take the table's
+        whole bot delay) before its action is played."""
         async with self._lock:
             hand = self.hand
             player = to_act(hand) if hand is not None else None
@@ -155,9 +158,29 @@ class HandLifecycle:
                     action = await asyncio.to_thread(seat.bot.decide, hand, player, keys)
                 else:
                     action = await asyncio.to_thread(seat.bot.decide, hand, player)
-                events = hand.act(player, action)
+                facts = DecisionFacts.of(SeatView.from_hand(hand, player), action)
             except Exception:
                 _log.exception("bot %s failed to act; it checks or folds", seat.name)
+                action = _timeout_action(hand)
+                facts = DecisionFacts.of(SeatView.from_hand(hand, player), action)
+            # The spread is drawn from the turn itself, not the table's generator, so seeded
+            # tables deal the same cards whatever the bots think.
+            jitter = random.Random(f"think:{self.table_id}:{hand_id}:{action_count}").random()
+            pause = think_time(facts, self.settings.bot_delay_seconds, jitter)
+            self._turn_timer = self._scheduler.call_later(
+                pause, lambda: self._bot_act(hand_id, action_count, action)
+            )
+
+    async def _bot_act(self, hand_id: int, action_count: int, action: Action) -> None:
+        async with self._lock:
+            hand = self.hand
+            player = to_act(hand) if hand is not None else None
+            if not self._still(hand_id, action_count) or hand is None or player is None:
+                return
+            try:
+                events = hand.act(player, action)
+            except Exception:
+                _log.exception("bot in seat %s chose an illegal action", self.order.seat(player))
                 events = hand.act(player, _timeout_action(hand))
             await self._after_events(events, automatic=False)
 
@@ -303,8 +326,9 @@ class HandLifecycle:
         seat = self.seats[self.order.seat(player)]
         hand_id, count = self.hand_id, hand.action_count
         if seat.bot is not None:
+            # The bot's pause comes after its decision (see ``_bot_turn``).
             self._turn_timer = self._scheduler.call_later(
-                self.settings.bot_delay_seconds, lambda: self._bot_turn(hand_id, count)
+                0.0, lambda: self._bot_turn(hand_id, count)
             )
             return
         assert seat.user_id is not None

@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.bots.errors import BotError
-from engine.holdem.actions import ActionKind
+from engine.bots.view import SeatView
+from engine.holdem.actions import Action, ActionKind, Call, Check, Fold, RaiseTo
 from engine.holdem.streets import Street
 
 NAMES: tuple[str, ...] = (
@@ -122,6 +123,30 @@ class DecisionFacts:
     """The chips the seat had behind before the action."""
     facing_bet: bool
     all_in: bool = False
+    """The action moves all in, or calls a player who is all in."""
+
+    @classmethod
+    def of(cls, view: SeatView, action: Action) -> DecisionFacts:
+        """The facts of ``action`` taken by the seat that sees ``view``."""
+        stack, to_call = view.stack, view.to_call
+        match action:
+            case Fold():
+                kind, cost = ActionKind.FOLD, 0
+            case Check():
+                kind, cost = ActionKind.CHECK, 0
+            case Call():
+                kind, cost = ActionKind.CALL, min(stack, to_call)
+            case RaiseTo(amount=amount):
+                kind = ActionKind.BET if view.legal.is_bet else ActionKind.RAISE
+                cost = min(stack, amount - view.bets[view.seat])
+            case _:
+                kind, cost = ActionKind.CHECK, 0
+        raiser = view.aggressor()
+        # Calling a player who is all in risks the hand as much as moving in does.
+        called_all_in = kind is ActionKind.CALL and raiser is not None and view.stacks[raiser] == 0
+        moved_in = kind is not ActionKind.FOLD and stack > 0 and cost >= stack
+        all_in = moved_in or called_all_in
+        return cls(view.street, kind, cost, view.pot_total, stack, to_call > 0, all_in)
 
 
 _STREET_BASE = {Street.PREFLOP: 0.3, Street.FLOP: 0.4, Street.TURN: 0.5, Street.RIVER: 0.6}
@@ -136,15 +161,15 @@ def think_time(facts: DecisionFacts, delay: float, jitter: float = 0.5) -> float
     whole delay. ``jitter`` in [0, 1) (drawn by the caller) spreads times by +-25%."""
     if delay <= 0:
         return 0.0
+    if facts.all_in:
+        return round(delay, 3)
     if facts.kind is ActionKind.FOLD and facts.street is Street.PREFLOP:
         share = 0.1
     elif facts.kind is ActionKind.CHECK and not facts.facing_bet:
         share = 0.2 + 0.1 * facts.street
     else:
         share = _STREET_BASE[facts.street]
-    if facts.all_in:
-        share = 1.0
-    elif facts.stack > 0 and facts.kind is not ActionKind.FOLD:
+    if facts.stack > 0 and facts.kind is not ActionKind.FOLD:
         share += 0.7 * min(1.0, facts.cost / facts.stack)
     elif facts.kind is ActionKind.FOLD and facts.facing_bet and facts.pot > 0:
         # A fold to a big bet is a hard decision too.

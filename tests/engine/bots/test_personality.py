@@ -78,3 +78,21 @@ def test_think_time_is_quick_for_trash_folds_and_long_for_big_decisions() -> Non
     assert think_time(facts(ActionKind.CALL, cost=150), 0.0) == 0.0
     times = {think_time(facts(ActionKind.CALL, cost=20), delay, j / 10) for j in range(10)}
     assert len(times) > 5 and max(times) <= delay
+
+
+def test_decision_facts_read_the_action_from_the_view() -> None:
+    from engine.bots.view import SeatView
+    from engine.holdem import Call, Fold, RaiseTo
+    from tests.engine.bots.helpers import act_all, stacked
+
+    hand = stacked(["AsAh", "7c2d"], stacks=[200, 120])
+    act_all(hand, RaiseTo(120))  # the button (the small blind, first to act) moves all in
+    view = SeatView.from_hand(hand, 0)
+    fold = DecisionFacts.of(view, Fold())
+    call = DecisionFacts.of(view, Call())
+    assert (fold.kind, fold.cost, fold.all_in, fold.facing_bet) == (ActionKind.FOLD, 0, False, True)
+    assert (call.kind, call.cost, call.all_in) == (ActionKind.CALL, 118, True)
+    assert think_time(fold, 4.0) < think_time(call, 4.0) == 4.0
+    opener = SeatView.from_hand(stacked(["AsAh", "7c2d"]), 1)
+    raised = DecisionFacts.of(opener, RaiseTo(6))
+    assert (raised.kind, raised.cost, raised.all_in) == (ActionKind.RAISE, 5, False)

@@ -7,6 +7,8 @@ import random
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import ClassVar
 
+from engine.bots.personality import Personality
+from engine.bots.registry import make_strategy
 from engine.bots.runner import BotPlayer, HandBot, decide_detached, make_hand_bot
 from engine.bots.stats import TableStats
 from engine.bots.view import SeatView
@@ -105,8 +107,9 @@ def test_bot_player_answers_even_if_the_worker_dies() -> None:
 
 
 def test_hand_bot_decides_from_the_hand_like_a_bot_player() -> None:
-    host_bot = make_hand_bot("Turing", "smart:hard", random.Random(8))
-    seat_bot = BotPlayer.from_spec("smart:hard", random.Random(8))
+    personality = Personality("Turing", 0.01, -0.02)
+    host_bot = make_hand_bot("Turing", "smart:hard", random.Random(8), personality)
+    seat_bot = BotPlayer(make_strategy("smart:hard", personality=personality), random.Random(8))
     decisions = 0
     for hand, view in spots(30, seed=31, stats=False):
         assert host_bot.decide(hand, view.seat) == seat_bot.decide(view)
