@@ -244,6 +244,18 @@ def _playable(view: SeatView) -> bool:
     return gap == 0 or first & 3 == second & 3 or gap == 1
 
 
+def _blocks(view: SeatView) -> bool:
+    """Whether the hole cards block the hands that call a river bet: a card of the suit with
+    three or more on the board (the flushes), else an ace or a card of the board's top rank
+    (the nut and top-pair hands)."""
+    suits = [card & 3 for card in view.board]
+    flush_suits = {suit for suit in suits if suits.count(suit) >= 3}
+    if flush_suits:
+        return any(card & 3 in flush_suits for card in view.hole)
+    top = max(card >> 2 for card in view.board)
+    return any(card >> 2 in (12, top) for card in view.hole)
+
+
 def _called_equity(equity: float, fold_all: float, informative: float) -> float:
     """Equity when called: against informative folders the hands that call are the better
     ones, so the equity against them is below the equity against the whole range."""
@@ -286,6 +298,24 @@ share of hands, by ``preflop.percentile``), the band below it holding an ace tha
 and how often such a hand does. A solid 6-max regular 3-bets about 6-9% of chances with a
 linear-plus-bluffs range and 4-bets about 2-3% of hands (PokerTracker's population averages
 for winning regulars); the easy level re-raises only premiums."""
+
+
+OPEN_RANGES: Mapping[int, float] = {1: 0.42, 2: 0.46, 3: 0.28, 4: 0.2, 5: 0.16, 6: 0.14, 7: 0.12}
+"""The hard level's open-raising range before the flop, by the players left to act behind
+(the blinds included): the strongest share of hands by ``preflop.percentile``. These are the
+usual 6-max charts of winning regulars (UTG ~15%, HJ ~19%, CO ~27%, BTN ~45%, SB ~40% raise or
+fold); from further out at 7-10 players a little tighter again. Heads-up the button opens
+``HEADS_UP_OPEN``."""
+HEADS_UP_OPEN = 0.8
+_ISOLATE = 0.7
+"""Over limpers the open range narrows to this share of it."""
+_RIVER_BLUFF = {True: 0.45, False: 0.06}
+"""How often the hard level bets its air on the river when checked to, with and without a
+blocker (a card of the suit that makes the board's flush, else an ace or the board's top
+rank): about one bluff for every two value bets at the sizes it uses, as a balanced river
+betting range has (a pot-sized bet needs a third of bluffs; two-thirds pot, 29%)."""
+_AIR = 0.3
+"""River equity below which a hand is air: it wins only if the bet is folded to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -707,6 +737,11 @@ class SmartStrategy:
             believed = min(1.0, max(0.0, believed + self.personality.looseness))
         spot = _Spot.of(self, view, habits, raw, believed)
         legal = view.legal
+        if preflop and self.difficulty is Difficulty.HARD and self._opens_from_chart(view):
+            # A regular opens from a chart by position: raise the hands in it, fold the rest.
+            if not self._in_open_range(view):
+                return FOLD
+            return self._pick(self._raise_options(spot), view.pot_total, rng)
         allowed = legal.can_raise and (
             self._in_reraise_range(view, rng)
             if preflop
@@ -737,6 +772,27 @@ class SmartStrategy:
         if allowed:
             options.extend(self._raise_options(spot))
         return self._pick(options, view.pot_total, rng)
+
+    def _opens_from_chart(self, view: SeatView) -> bool:
+        """Whether this is an open (nobody has raised, and checking is not free) that the hard
+        level plays from ``OPEN_RANGES``; not against a maniac, whose raises it plays by the
+        prices."""
+        legal = view.legal
+        return legal.can_raise and not legal.can_check and _raises(view) == 0
+
+    def _in_open_range(self, view: SeatView) -> bool:
+        """Whether the hand is in the open-raising range for this position (wider or narrower
+        by the seat's looseness, narrower over limpers)."""
+        if view.players == 2:
+            fraction = HEADS_UP_OPEN
+        else:
+            behind = len(view.yet_to_act())
+            fraction = OPEN_RANGES.get(behind, min(OPEN_RANGES.values()))
+        if _entered(view):
+            fraction *= _ISOLATE
+        fraction *= 1.0 + 5.0 * self.personality.looseness
+        first, second = view.hole
+        return preflop_table().percentile(first, second) <= fraction
 
     def _in_reraise_range(self, view: SeatView, rng: random.Random) -> bool:
         """Whether the hand is in this seat's range for the next preflop raise: any hand may
@@ -770,6 +826,9 @@ class SmartStrategy:
         value_bar = style.bet_value ** (1.0 / max(1, len(view.opponents)))
         if equity >= value_bar:
             return True
+        if self.difficulty is Difficulty.HARD and view.street is Street.RIVER:
+            # Balanced river bluffs, from the hands that block the calls.
+            return equity < _AIR and bluff < _RIVER_BLUFF[_blocks(view)]
         if view.street is Street.FLOP and view.preflop_raiser() == view.seat:
             return bluff < style.cbet
         return bluff < style.stab
