@@ -44,6 +44,13 @@ lands in self-play.
 it trusts what it observes, and how often it picks a near-best option instead of the best:
 ``easy`` plays its cards against random hands with a rough estimate and no reads; ``hard`` reads
 and exploits fully. See ``SETTINGS``.
+
+**The hard level plays from ranges**, as a solid regular does: it opens from position charts
+(``OPEN_RANGES``: raise or fold, narrower over limpers), re-raises from ``RERAISE_RANGES``,
+weighs every call after the flop by its equity against each opponent's range as the table's
+statistics and the hand's action narrow it, with pot and implied odds, bets thinner for value
+than ``normal`` (its opponents call too much to be bluffed often), and on the river bluffs its
+air at a balanced rate, mostly with hands that block the calls (``_RIVER_BLUFF``).
 """
 
 from __future__ import annotations
@@ -338,7 +345,7 @@ class PostflopStyle:
 POSTFLOP_STYLE: Mapping[Difficulty, PostflopStyle] = {
     Difficulty.EASY: PostflopStyle(0.65, 0.8, 0.3, 0.08, 0.02, 0.0),
     Difficulty.NORMAL: PostflopStyle(0.55, 0.7, 0.7, 0.4, 0.08, 0.025),
-    Difficulty.HARD: PostflopStyle(0.56, 0.7, 0.65, 0.3, 0.07, -0.03),
+    Difficulty.HARD: PostflopStyle(0.46, 0.62, 0.65, 0.3, 0.07, -0.03),
 }
 """Continuation bets ~55-65% and raises of ~10% of bets faced are the population figures of
 solid 6-max regulars in tracker databases (PokerTracker/Hold'em Manager summaries); the easy

@@ -25,6 +25,7 @@ def test_each_level_lands_in_its_human_ranges_at_six_max(level: Difficulty) -> N
         "af": style.af,
         "wtsd": style.wtsd_pct,
     }
+    print(level.value, figures, "preflop raises p99", result.preflop_raises_p99)
     for name, (low, high) in HUMAN_RANGES[level].items():
         value = figures[name]
         assert value is not None and low <= value <= high, (level, name, value, figures)

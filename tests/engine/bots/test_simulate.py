@@ -168,6 +168,23 @@ def test_hard_beats_a_calling_station_quick() -> None:
 # most of the cards' luck; the README quotes each figure and the command behind it.
 
 LEVELS = ["smart:easy", "smart", "smart:hard"]
+
+
+def played(seats: str, hands: int, *, duplicate: bool = False) -> HoldemSimResult:
+    """Play ``seats`` at seed 2024 and print every seat's figures (``pytest -m slow -rP``
+    shows them; the README quotes them)."""
+    result = simulate_holdem(parse_seats(seats), hands, seed=2024, duplicate=duplicate)
+    for seat in result.seats:
+        low, high = seat.interval_95
+        style = seat.style
+        print(
+            f"{seat.strategy}: {seat.bb_per_100:+.1f} +/- {seat.stderr_bb_per_100:.1f} bb/100 "
+            f"[{low:+.1f}, {high:+.1f}] over {seat.hands:,} hands; VPIP {style.vpip_pct} "
+            f"PFR {style.pfr_pct} 3-bet {style.three_bet_pct} AF {style.af} WTSD {style.wtsd_pct}"
+        )
+    return result
+
+
 SIX_MAX_FIELDS = [
     FIELD,
     "smart,random,passive,aggressive,passive,aggressive",
@@ -183,7 +200,7 @@ SIX_MAX_FIELDS = [
 def test_a_higher_level_beats_the_lower_one_heads_up(
     stronger: str, weaker: str, hands: int
 ) -> None:
-    result = simulate_holdem(parse_seats(f"{stronger},{weaker}"), hands, seed=2024, duplicate=True)
+    result = played(f"{stronger},{weaker}", hands, duplicate=True)
     assert lower_bound(result.seats[0]) > 0, result.seats
 
 
@@ -191,14 +208,14 @@ def test_a_higher_level_beats_the_lower_one_heads_up(
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("other", ["random", "passive", "aggressive"])
 def test_every_level_beats_each_simple_strategy_heads_up(level: str, other: str) -> None:
-    result = simulate_holdem(parse_seats(f"{level},{other}"), 6_000, seed=2024, duplicate=True)
+    result = played(f"{level},{other}", 6_000, duplicate=True)
     assert lower_bound(result.seats[0]) > 0, result.seats[0]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_beats_the_six_max_field(level: str) -> None:
-    result = simulate_holdem(parse_seats(f"{level},{FIELD.partition(',')[2]}"), 6_000, seed=2024)
+    result = played(f"{level},{FIELD.partition(',')[2]}", 6_000)
     smart, *others = result.seats
     assert lower_bound(smart) > 0, smart
     # Every level wins; the loose, passive easy level wins less than the maniac, who takes a
@@ -209,8 +226,8 @@ def test_every_level_beats_the_six_max_field(level: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("field", SIX_MAX_FIELDS[1:])
-def test_smart_beats_the_other_six_max_fields_over_20000_hands(field: str) -> None:
-    result = simulate_holdem(parse_seats(field), 20_000, seed=2024)
+def test_smart_beats_the_other_six_max_fields(field: str) -> None:
+    result = played(field, 6_000)
     smart, *others = result.seats
     assert lower_bound(smart) > 0, smart
     assert all(smart.bb_per_100 > other.bb_per_100 for other in others), result.seats
@@ -219,5 +236,5 @@ def test_smart_beats_the_other_six_max_fields_over_20000_hands(field: str) -> No
 @pytest.mark.slow
 @pytest.mark.parametrize("exploit", ["minraiser", "shover", "station"])
 def test_hard_does_not_lose_to_a_fixed_exploit(exploit: str) -> None:
-    result = simulate_holdem(parse_seats(f"smart:hard,{exploit}"), 4_000, seed=2024, duplicate=True)
+    result = played(f"smart:hard,{exploit}", 4_000, duplicate=True)
     assert lower_bound(result.seats[0]) > 0, result.seats[0]
