@@ -2,7 +2,9 @@
 
 1. Nine ``smart`` bots (each with its own personality, as at a table) play hands; every
    decision is timed and reported per street as p50, p95 and max (goal: p95 <= 30 ms at every
-   difficulty), with the decision counts.
+   difficulty), with the decision counts. Each decision is timed twice: on the wall clock (what
+   a table waits) and as the CPU time of the thread that decided (``time.thread_time``), which
+   other processes on a loaded machine do not inflate; the goal is judged on both.
 2. Ten thousand 6-max hands with five ``smart`` bots and one ``random`` seat (the stand-in for a
    human), stacks reset every hand, as ``felt sim holdem`` plays them.
 
@@ -49,14 +51,15 @@ def evaluator_rate(rng: random.Random, count: int = 200_000) -> float:
 
 def time_table(
     strategies: list[Strategy], hands: int, seed: int
-) -> tuple[dict[Street, list[float]], float]:
-    """Play ``hands`` hands; the decision times (ms) of every seat by street, and the mean
-    decision time (ms) of a random bot on the same views."""
+) -> tuple[dict[Street, list[float]], dict[Street, list[float]], float]:
+    """Play ``hands`` hands; the decision times (ms) of every seat by street, on the wall clock
+    and in thread CPU time, and the mean decision time (ms) of a random bot on the same views."""
     players = len(strategies)
     stakes = Stakes.standard(players, 1, 2)
     book = TableStats()
     rngs = [session_rng(seed, f"seat:{seat}") for seat in range(players)]
     times: dict[Street, list[float]] = defaultdict(list)
+    cpu: dict[Street, list[float]] = defaultdict(list)
     reference: list[float] = []
     baseline = RandomStrategy()
     spare = random.Random(seed)
@@ -70,15 +73,16 @@ def time_table(
             player = legal.player
             seat = order[player]
             view = SeatView.from_hand(hand, player, stats=stats)
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             action = strategies[seat].decide(view, rngs[seat])
             times[view.street].append(1000 * (time.perf_counter() - started))
+            cpu[view.street].append(1000 * (time.thread_time() - started_cpu))
             started = time.perf_counter()
             baseline.decide(view, spare)
             reference.append(1000 * (time.perf_counter() - started))
             hand.act(player, action)
         book.record(hand.events, order)
-    return times, statistics.fmean(reference)
+    return times, cpu, statistics.fmean(reference)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -98,33 +102,36 @@ def main() -> None:
     rate = evaluator_rate(random.Random(args.seed))
     print(f"reference: phevaluator C core {rate / 1e6:.2f} M evaluations/s in this run")
 
-    worst = 0.0
+    worst = worst_cpu = 0.0
     worst_random_ms = 0.0
     for difficulty in Difficulty:
         strategies: list[Strategy] = [
             SmartStrategy(difficulty, personality=Personality.draw(difficulty, seat))
             for seat in range(9)
         ]
-        times, random_ms = time_table(strategies, args.hands, args.seed)
+        times, cpu, random_ms = time_table(strategies, args.hands, args.seed)
         print(
             f"\nsmart:{difficulty.value} at a 9-handed table, {args.hands} hands "
             f"(a random bot decides in {random_ms * 1000:.0f} us)"
         )
         print(f"  {'street':<8}{'decisions':>10}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
-              f"{'p95/goal':>10}")  # fmt: skip
+              f"{'p95/goal':>10}{'CPU p95':>9}")  # fmt: skip
         for street in Street:
             values = times.get(street, [])
             if not values:
                 continue
             p95 = percentile(values, 0.95)
+            cpu_p95 = percentile(cpu[street], 0.95)
+            worst_cpu = max(worst_cpu, cpu_p95)
             if p95 > worst:
                 worst, worst_random_ms = p95, random_ms
             print(
                 f"  {street.name.lower():<8}{len(values):>10,}{percentile(values, 0.5):>9.2f}"
-                f"{p95:>9.2f}{max(values):>9.2f}{p95 / GOAL_P95_MS:>10.2f}"
+                f"{p95:>9.2f}{max(values):>9.2f}{p95 / GOAL_P95_MS:>10.2f}{cpu_p95:>9.2f}"
             )
-    print(f"\nworst p95: {worst:.2f} ms (goal {GOAL_P95_MS:.0f} ms): "
-          f"{'met' if worst <= GOAL_P95_MS else 'NOT met'}")  # fmt: skip
+    print(f"\nworst p95: {worst:.2f} ms on the wall clock, {worst_cpu:.2f} ms of CPU "
+          f"(goal {GOAL_P95_MS:.0f} ms): wall {'met' if worst <= GOAL_P95_MS else 'NOT met'}, "
+          f"CPU {'met' if worst_cpu <= GOAL_P95_MS else 'NOT met'}")  # fmt: skip
     print(
         f"ratio to the in-run references: {worst / 1000 * rate:,.0f} C evaluations, "
         f"{worst / worst_random_ms:,.0f} random-bot decisions"
