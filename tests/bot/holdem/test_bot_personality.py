@@ -13,7 +13,7 @@ from bot.tables.clock import ManualScheduler
 from engine.bots import HandBot, Personality, SmartStrategy
 from engine.bots.personality import RANGES
 from storage import Storage
-from tests.bot.holdem.conftest import ALICE, GUILD
+from tests.bot.holdem.support import ALICE, GUILD
 from tests.bot.recorder import HoldemRecorder
 
 CHANNEL = 31

@@ -12,7 +12,7 @@ from bot.tables.clock import ManualScheduler
 from engine.bots import Personality
 from engine.holdem import Action, ActionKind, Call, Check, Fold, Hand, RaiseTo
 from storage import Storage
-from tests.bot.holdem.conftest import ALICE, GUILD, CallingStation
+from tests.bot.holdem.support import ALICE, GUILD, CallingStation
 
 DELAY = 4.0
 
