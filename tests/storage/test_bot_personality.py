@@ -1,4 +1,4 @@
-"""Migration 0004: a bot seat keeps its personality text, on both backends; limits are refused."""
+"""Migration 0005: a bot seat keeps its personality text, on both backends; limits are refused."""
 
 from __future__ import annotations
 
