@@ -543,6 +543,8 @@ def _strategy_key(rules: Rules) -> Rules:
         insurance=True,
         penetration=0.75,
         reshuffle_every_round=False,
+        side_21_3=None,
+        perfect_pairs=False,
     )
 
 
