@@ -230,7 +230,7 @@ def format_report(result: SimResult, request: SimRequest, expected_edge: float |
     if request.bankroll is not None:
         ruin = result.risk_of_ruin(request.bankroll)
         lines.append(
-            f"Risk of ruin for a bankroll of {request.bankroll:,} chips: {100 * ruin:.2f}% "
+            f"Risk of ruin for a bankroll of {request.bankroll:,} chips: {100 * ruin:.3g}% "
             "(at the measured win rate and spread)"
         )
     lines += _side_bet_lines(result, request.rules)

@@ -160,12 +160,15 @@ class HiLoStrategy:
             return self._basic.choose(decision, rng)
         cards = decision.cards
         up = VALUE_OF_ID[decision.dealer_up.id]
-        plays: tuple[IndexPlay, ...] | None
+        plays: tuple[IndexPlay, ...] | None = None
         if len(cards) == 2 and Action.SPLIT in legal and decision.pair_value is not None:
             plays = self._pair.get((decision.pair_value, up))
-        elif decision.soft:
-            plays = None
-        else:
+            if plays is None:
+                basic = self._basic.choose(decision, rng)
+                if basic is Action.SPLIT or decision.soft:
+                    return basic
+        if plays is None and not decision.soft:
+            # Includes a pair basic strategy does not split (5,5 is a hard 10).
             plays = self._hard.get((decision.total, up))
         if plays is None:
             return self._basic.choose(decision, rng)

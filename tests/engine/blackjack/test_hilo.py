@@ -79,6 +79,15 @@ def test_hilo_index_play_flips_at_its_index(
     assert hilo_choice(cards, index - 4, rules) is below
 
 
+def test_hilo_plays_a_pair_it_does_not_split_by_its_hard_total() -> None:
+    # 5,5 against a ten is a hard 10: double from +4, as 6,4 would.
+    assert hilo_choice("5s Kd 5h 7c", 4) is Action.DOUBLE
+    assert hilo_choice("5s Kd 5h 7c", 3) is Action.HIT
+    # 8,8 against a ten is split by basic strategy whatever the hard-16 index says.
+    assert hilo_choice("8s Kd 8h 7c", 6) is Action.SPLIT
+    assert hilo_choice("8s Kd 8h 7c", -6) is Action.SPLIT
+
+
 def test_hilo_surrenders_first_then_plays_the_stand_index() -> None:
     # 15 v T with late surrender: surrender from 0 up; below it, stand from +4 or hit.
     assert hilo_choice("Ts Kd 5h 7c", 0, LATE) is Action.SURRENDER
