@@ -11,7 +11,9 @@ Blackjack engine on this shoe pays. The issue's target is 50,000 rounds/s with 2
 ``--strategy hilo`` also measures the counting strategy (the counter following the shoe, index
 plays, and a 1-12 bet spread, as ``felt sim blackjack --strategy hilo --spread 1-12`` runs it)
 and prints its rounds/s as a ratio of basic strategy's in the same run; the target is 0.80.
-Basic and hilo alternate, best of three each, so a burst of other load hits both alike.
+Basic and hilo alternate, best of three each, so a burst of other load hits both alike. Both
+wall-clock rounds/s and rounds per CPU-second (this process and its finished workers) are
+printed; the verdict uses CPU time, which other programs on a shared machine cannot inflate.
 """
 
 from __future__ import annotations
@@ -47,22 +49,34 @@ def bare_shoe_rounds_per_second(rounds: int) -> float:
 
 def engine_rounds_per_second(rounds: int, workers: int, strategy: str = "basic") -> float:
     """Rounds/s of the simulator, process start-up included (hilo with a 1-12 spread)."""
+    return timed_run(rounds, workers, strategy)[0]
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its workers that have finished."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def timed_run(rounds: int, workers: int, strategy: str) -> tuple[float, float]:
+    """(wall-clock rounds/s, rounds per CPU-second) of one run (hilo with a 1-12 spread)."""
     spread = SPREAD if strategy == "hilo" else None
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     result = run_parallel(CASINO, strategy, rounds, seed=2026, workers=workers, spread=spread)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, cpu_seconds() - cpu_started
     assert result.rounds == rounds
-    return rounds / elapsed
+    return rounds / elapsed, rounds / cpu
 
 
-def compare_hilo(rounds: int, workers: int) -> tuple[float, float]:
-    """(basic, hilo) rounds/s, alternating and best of three each."""
-    basic: list[float] = []
-    hilo: list[float] = []
+def compare_hilo(rounds: int, workers: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """((wall, CPU) rounds/s of basic, the same of hilo), alternating, best of three each."""
+    basic: list[tuple[float, float]] = []
+    hilo: list[tuple[float, float]] = []
     for _ in range(3):
-        basic.append(engine_rounds_per_second(rounds, workers, "basic"))
-        hilo.append(engine_rounds_per_second(rounds, workers, "hilo"))
-    return max(basic), max(hilo)
+        basic.append(timed_run(rounds, workers, "basic"))
+        hilo.append(timed_run(rounds, workers, "hilo"))
+    best = (max(wall for wall, _ in basic), max(cpu for _, cpu in basic))
+    return best, (max(wall for wall, _ in hilo), max(cpu for _, cpu in hilo))
 
 
 def main() -> int:
@@ -101,17 +115,21 @@ def hilo_main(rounds: int) -> int:
     print(f"CPUs: {os.cpu_count()}, load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     verdicts = []
     for workers in (1, 2):
-        basic, hilo = compare_hilo(rounds, workers)
-        ratio = hilo / basic
+        (basic, basic_cpu), (hilo, hilo_cpu) = compare_hilo(rounds, workers)
         plural = "s" if workers > 1 else ""
-        print(f"reference: basic, casino, {workers} worker{plural}   {basic:>10,.0f} rounds/s")
         print(
-            f"hilo, spread {SPREAD.low}-{SPREAD.high}, {workers} worker{plural}     "
-            f"{hilo:>10,.0f} rounds/s  ratio to basic {ratio:.3f}"
+            f"reference: basic, casino, {workers} worker{plural}  {basic:>9,.0f} rounds/s "
+            f"{basic_cpu:>9,.0f} per CPU-second"
         )
-        verdicts.append(ratio >= HILO_TARGET)
+        print(
+            f"hilo, spread {SPREAD.low}-{SPREAD.high}, {workers} worker{plural}    "
+            f"{hilo:>9,.0f} rounds/s "
+            f"{hilo_cpu:>9,.0f} per CPU-second  ratio to basic {hilo / basic:.3f} wall, "
+            f"{hilo_cpu / basic_cpu:.3f} CPU"
+        )
+        verdicts.append(hilo_cpu / basic_cpu >= HILO_TARGET)
     verdict = "meets" if all(verdicts) else "BELOW"
-    print(f"target: hilo at least {HILO_TARGET:.0%} of basic's rounds/s: {verdict}")
+    print(f"target: hilo at least {HILO_TARGET:.0%} of basic's rounds per CPU-second: {verdict}")
     return 0
 
 

@@ -133,12 +133,6 @@ class PublicShoe(Protocol):
     """What a counter reads from a shoe: all of it public at a table."""
 
     @property
-    def size(self) -> int: ...
-
-    @property
-    def cards_left(self) -> int: ...
-
-    @property
     def shuffles(self) -> int: ...
 
     def dealt_ids(self, start: int) -> list[int]: ...
@@ -185,11 +179,11 @@ class Counter:
         if generation != self._generation:
             self._generation = generation
             self.shuffle()
-        tags = self._tags
         fresh = shoe.dealt_ids(self.cards_seen)
-        self.running += sum([tags[card] for card in fresh])
-        self.cards_seen += len(fresh)
-        self.cards_left = shoe.cards_left
+        if fresh:
+            self.running += sum(map(self._tags.__getitem__, fresh))
+            self.cards_seen += len(fresh)
+            self.cards_left -= len(fresh)
 
     @property
     def true_count(self) -> float:

@@ -26,6 +26,10 @@ from engine.blackjack.strategy import BasicStrategy
 from engine.blackjack.views import Decision
 
 PlayKind = Literal["hard", "pair", "insurance"]
+_ROWS = 32  # hard totals up to 31 index the cell tables without a bounds check
+_VALUE = VALUE_OF_ID
+_INSURANCE = Phase.INSURANCE
+_SPLIT = Action.SPLIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,23 +123,25 @@ class HiLoStrategy:
 
     name = "hilo"
 
-    __slots__ = ("_basic", "_hard", "_insure_at", "_pair", "_surrender_cells", "_tags", "counter")
+    __slots__ = ("_basic", "_basic_choose", "_hard", "_insure_at", "_pair", "_tags", "counter")
 
     def __init__(self, rules: Rules, counter: Counter | None = None) -> None:
         self._basic = BasicStrategy(rules)
+        self._basic_choose = self._basic.choose
         self.counter = counter if counter is not None else Counter(CountSystem.HILO, rules.decks)
         self._tags = CountSystem.HILO.tags
-        self._hard: dict[tuple[int, int], tuple[IndexPlay, ...]] = {}
-        self._pair: dict[tuple[int, int], tuple[IndexPlay, ...]] = {}
+        # Cells indexed by row * 11 + up card value (the hot path builds no tuple keys).
+        self._hard: list[tuple[IndexPlay, ...] | None] = [None] * (_ROWS * 11)
+        self._pair: list[tuple[IndexPlay, ...] | None] = [None] * (_ROWS * 11)
         self._insure_at: int | None = None
         for play in index_plays(rules):
             if play.kind == "insurance":
                 self._insure_at = play.index
                 continue
             table = self._pair if play.kind == "pair" else self._hard
-            cell = table.get((play.row, play.up), ())
+            cell = table[play.row * 11 + play.up] or ()
             # Surrenders first: they are decided before anything else on the first two cards.
-            table[(play.row, play.up)] = (
+            table[play.row * 11 + play.up] = (
                 (play, *cell) if play.action is Action.SURRENDER else (*cell, play)
             )
 
@@ -143,36 +149,38 @@ class HiLoStrategy:
         """The true count the decision is made at: the counter's, plus the cards it shows."""
         tags = self._tags
         counter = self.counter
-        running = counter.running + tags[decision.dealer_up.id]
-        for card in decision.cards:
-            running += tags[card.id]
-        left = counter.cards_left - 1 - len(decision.cards)
+        cards = decision.cards
+        # A Card is its id, so it indexes the tag table directly.
+        running = counter.running + tags[decision.dealer_up] + sum([tags[card] for card in cards])
+        left = counter.cards_left - 1 - len(cards)
         return running * 52 / left if left > 0 else 0.0
 
     def choose(self, decision: Decision, rng: random.Random) -> Action:
-        legal = decision.legal
-        if decision.phase is Phase.INSURANCE:
-            insure_at = self._insure_at
-            if insure_at is not None and self.true_count(decision) >= insure_at:
-                for action in (Action.INSURE, Action.EVEN_MONEY):
-                    if action in legal:
-                        return action
-            return self._basic.choose(decision, rng)
+        if decision.phase is _INSURANCE:
+            return self._insurance(decision, rng)
         cards = decision.cards
-        up = VALUE_OF_ID[decision.dealer_up.id]
+        up = _VALUE[decision.dealer_up]
         plays: tuple[IndexPlay, ...] | None = None
-        if len(cards) == 2 and Action.SPLIT in legal and decision.pair_value is not None:
-            plays = self._pair.get((decision.pair_value, up))
+        if len(cards) == 2 and _VALUE[cards[0]] == _VALUE[cards[1]] and _SPLIT in decision.legal:
+            plays = self._pair[_VALUE[cards[0]] * 11 + up]
             if plays is None:
-                basic = self._basic.choose(decision, rng)
-                if basic is Action.SPLIT or decision.soft:
+                basic = self._basic_choose(decision, rng)
+                if basic is _SPLIT or decision.soft:
                     return basic
         if plays is None and not decision.soft:
             # Includes a pair basic strategy does not split (5,5 is a hard 10).
-            plays = self._hard.get((decision.total, up))
+            plays = self._hard[decision.total * 11 + up]
         if plays is None:
-            return self._basic.choose(decision, rng)
+            return self._basic_choose(decision, rng)
         return self._deviate(decision, plays)
+
+    def _insurance(self, decision: Decision, rng: random.Random) -> Action:
+        insure_at = self._insure_at
+        if insure_at is not None and self.true_count(decision) >= insure_at:
+            for action in (Action.INSURE, Action.EVEN_MONEY):
+                if action in decision.legal:
+                    return action
+        return self._basic_choose(decision, rng)
 
     def _deviate(self, decision: Decision, plays: tuple[IndexPlay, ...]) -> Action:
         legal = decision.legal

@@ -306,7 +306,7 @@ def test_hilo_flat_bet_long_run_has_basic_strategys_edge() -> None:
     hilo = run_parallel(rules, "hilo", 2_000_000, seed=5, workers=2)
     basic = run_parallel(rules, "basic", 2_000_000, seed=6, workers=2)
     spread = math.hypot(hilo.stderr_pct, basic.stderr_pct)
-    assert spread < 0.12
+    assert spread < 0.13
     assert abs(hilo.house_edge_pct - basic.house_edge_pct) <= 3 * spread
 
 
