@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import NoReturn
 
-from bot.cli import db, icm, play, replay, run, sim, tournament
+from bot.cli import db, icm, play, replay, rules, run, sim, tournament
 from bot.cli.common import CliError
 
-SUBCOMMANDS = (replay, sim, db, run, play, tournament, icm)
+SUBCOMMANDS = (replay, sim, rules, db, run, play, tournament, icm)
 MESSAGE_LIMIT = 300
 """A refusal longer than this is cut: it can only be long by quoting what someone typed."""
 EXAMPLES = """examples:
@@ -24,7 +24,8 @@ EXAMPLES = """examples:
   felt run --config config.toml
   felt db check --config config.toml
   felt sim blackjack --hands 1M --seed 42
-  felt icm 5000 3000 2000 --payouts 50 30 20"""
+  felt icm 5000 3000 2000 --payouts 50 30 20
+  felt rules blackjack --rule side_21_3=five_tier"""
 
 
 class FeltParser(argparse.ArgumentParser):

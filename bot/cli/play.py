@@ -4,8 +4,9 @@
     felt play holdem [--seats 6] [--bots smart,random,...] [--name NAME] [--buy-in N]
                      [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
     felt play tournament [--preset turbo] [--players 9] [--bots smart] [--name NAME] [--seed S]
-    felt play blackjack [--rules casino|classic] [--bet N] [--auto] [--name NAME]
-                        [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
+    felt play blackjack [--rules casino|classic] [--rule NAME=VALUE ...] [--bet N] [--auto]
+                        [--name NAME] [--delay S] [--fast] [--seed S] [--daily] [--db PATH]
+                        [--config PATH]
 
 Chips live in a local wallet in the database `felt run` would use (``--db``, else the config's
 ``[database]``, else ``./felt.db``), with the same starting grant and daily bonus as a Discord
@@ -21,6 +22,7 @@ import argparse
 
 from bot.cli.common import MAX_SEED, SubParsers, add_seed_option
 from bot.cli.db import add_database_options
+from bot.cli.rules import add_rule_options
 from bot.holdem.settings import MAX_SEATS, MIN_SEATS
 
 EXAMPLES = """examples:
@@ -95,12 +97,11 @@ def _register_blackjack(games: SubParsers, game: argparse.ArgumentParser) -> Non
         parents=[game],
         help="Blackjack against the dealer",
         description="Blackjack against the dealer. Type h, s, d, p, u or q at your turn.",
-        epilog="example:\n  felt play blackjack --rules classic --bet 25",
+        epilog="examples:\n  felt play blackjack --rules classic --bet 25\n"
+        "  felt play blackjack --rule decks=1 --rule h17=true",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    blackjack.add_argument(
-        "--rules", metavar="PRESET", default="casino", help="rule preset: casino or classic"
-    )
+    add_rule_options(blackjack)
     blackjack.add_argument("--bet", metavar="N", help="the bet Enter places (table minimum)")
     blackjack.add_argument(
         "--auto", action="store_true", help="play one round by basic strategy and exit"

@@ -20,6 +20,7 @@ from rich.text import Text
 from bot.blackjack.host import BlackjackSettings
 from bot.cli.common import CliError, seed_value, whole
 from bot.cli.db import database
+from bot.cli.rules import build_rules
 from bot.config import ConfigError, FeltConfig, load_config
 from bot.holdem.errors import TableSettingsError
 from bot.holdem.settings import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, HoldemSettings
@@ -30,8 +31,6 @@ from bot.terminal.blackjack import BlackjackOptions, auto_round, play_blackjack
 from bot.terminal.bots import DEFAULT_STRATEGY, UnknownBotError, parse_strategies
 from bot.terminal.holdem import HoldemOptions, play_holdem
 from bot.terminal.style import chips
-from engine.blackjack import preset
-from engine.blackjack.errors import RulesError
 from storage import DatabaseProblem, Storage, StorageError
 
 DEFAULT_SEATS = 6
@@ -129,11 +128,11 @@ def _seats_and_bots(seats_text: str | None, bots_text: str | None) -> tuple[int,
 
 def blackjack_command(args: argparse.Namespace) -> int:
     """`felt play blackjack`."""
+    rules = build_rules(args.rules, list(args.rule))
+    if rules.side_21_3 is not None or rules.perfect_pairs:
+        # The terminal table does not take side bets yet: refuse rather than ignore them.
+        raise CliError("felt play blackjack does not offer side bets (side_21_3, perfect_pairs)")
     config = _config(args.config)
-    try:
-        rules = preset(args.rules)
-    except RulesError as error:
-        raise CliError(str(error)) from None
     base = config.blackjack
     settings = BlackjackSettings(
         rules=rules,

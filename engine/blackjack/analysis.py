@@ -278,6 +278,13 @@ def hand_values(rules: Rules, first: int, second: int, up: int) -> HandValues:
     return _hand_values(rules, shoe, first, second, up)
 
 
+def first_decision_values(rules: Rules, first: int, second: int, up: int) -> HandValues:
+    """``hand_values`` from the table worked out once per rule set (the chart's own numbers):
+    instant after the first call, where ``hand_values`` works each hand out again."""
+    low, high = min(first, second), max(first, second)
+    return _all_hand_values(_strategy_key(rules))[low, high, up][0]
+
+
 def _stand_values(outcomes: Sequence[float], ties_push: bool) -> list[float]:
     """Value of standing on each total 0-21 against dealer ``outcomes`` (linear in them, so a
     difference of two outcome vectors gives the difference of the values)."""
@@ -543,6 +550,8 @@ def _strategy_key(rules: Rules) -> Rules:
         insurance=True,
         penetration=0.75,
         reshuffle_every_round=False,
+        side_21_3=None,
+        perfect_pairs=False,
     )
 
 

@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.blackjack.counting import BetRamp, CountingError
 from engine.blackjack.errors import SimulationError
 from engine.blackjack.rules import Rules
 from engine.blackjack.sim import SimResult, simulate
@@ -37,24 +38,42 @@ def shares(hands: int, workers: int) -> list[int]:
 
 
 def _play_share(
-    rules: Rules, strategy: str, rounds: int, seed: int, report: Callable[[int], None] | None
+    rules: Rules,
+    strategy: str,
+    rounds: int,
+    seed: int,
+    report: Callable[[int], None] | None,
+    spread: BetRamp | None = None,
 ) -> SimResult:
     return simulate(
         rules,
         strategy_named(strategy, rules),
         rounds,
         random.Random(seed),
+        spread=spread,
         progress=report,
         progress_every=PROGRESS_EVERY,
     )
 
 
 def _worker(
-    *, index: int, rules: Rules, strategy: str, rounds: int, seed: int, channel: Any
+    *,
+    index: int,
+    rules: Rules,
+    strategy: str,
+    rounds: int,
+    seed: int,
+    spread: BetRamp | None,
+    channel: Any,
 ) -> None:  # pragma: no cover - runs in a child process
     try:
         result = _play_share(
-            rules, strategy, rounds, seed, lambda played: channel.put(("progress", index, played))
+            rules,
+            strategy,
+            rounds,
+            seed,
+            lambda played: channel.put(("progress", index, played)),
+            spread,
         )
         channel.put(("done", index, result))
     except BaseException as error:  # the parent reports it; nothing else can
@@ -69,15 +88,19 @@ def run_parallel(
     *,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    spread: BetRamp | None = None,
 ) -> SimResult:
     """Play ``hands`` rounds over ``workers`` processes; ``progress`` gets the rounds done so far.
 
-    Deterministic for a given ``(rules, strategy, hands, seed, workers)``.
+    Deterministic for a given ``(rules, strategy, hands, seed, workers, spread)``. Each worker
+    plays its own shoe, so a counting strategy counts each worker's shoe.
     """
-    strategy_named(strategy, rules)  # refuse a bad name here, and work out the chart once
+    played = strategy_named(strategy, rules)  # refuse a bad name here; work out the chart once
+    if spread is not None and not spread.is_flat and not hasattr(played, "counter"):
+        raise CountingError(f"a bet spread needs a counting strategy, not {strategy!r}")
     counts = shares(hands, workers)
     if workers == 1:
-        return _play_share(rules, strategy, hands, worker_seed(seed, 0), progress)
+        return _play_share(rules, strategy, hands, worker_seed(seed, 0), progress, spread)
     methods = multiprocessing.get_all_start_methods()
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     channel = context.Queue()
@@ -90,6 +113,7 @@ def run_parallel(
                 "strategy": strategy,
                 "rounds": counts[index],
                 "seed": worker_seed(seed, index),
+                "spread": spread,
                 "channel": channel,
             },
             daemon=True,

@@ -25,7 +25,16 @@ class Shoe:
     empties the shoe, the discards from earlier rounds are shuffled back in and play goes on.
     """
 
-    __slots__ = ("_cards", "_cut", "_fresh", "_pos", "_randrange", "_reshuffle", "_round_start")
+    __slots__ = (
+        "_cards",
+        "_cut",
+        "_fresh",
+        "_pos",
+        "_randrange",
+        "_reshuffle",
+        "_round_start",
+        "_shuffles",
+    )
 
     def __init__(
         self,
@@ -46,6 +55,7 @@ class Shoe:
         self._pos = 0
         self._round_start = 0
         self._fresh = True
+        self._shuffles = 0
 
     def copy(self) -> Shoe:
         """An independent copy: a seeded generator is copied with its state (both shoes deal
@@ -99,12 +109,30 @@ class Shoe:
         """Whether the next ``begin_round()`` will reshuffle."""
         return self._fresh or self._reshuffle or self._pos >= self._cut
 
+    @property
+    def shuffles(self) -> int:
+        """How many times the shoe has been shuffled, counting discards shuffled back in when a
+        round ran it dry: a card counter starts over whenever this changes."""
+        return self._shuffles
+
+    @property
+    def cut_card(self) -> int:
+        """Cards dealt after which the shoe is reshuffled at the next round: the rule set's
+        penetration of the shoe, at least one card."""
+        return self._cut
+
+    def dealt_ids(self, start: int = 0) -> list[int]:
+        """Ids of the cards dealt since the last shuffle, from the ``start``-th on, in order of
+        dealing (everything a table has shown, plus a hole card not yet turned over)."""
+        return self._cards[start : self._pos]
+
     def begin_round(self) -> bool:
         """Start a round: reshuffle if due and return whether the shoe was shuffled."""
         if self._fresh or self._reshuffle or self._pos >= self._cut:
             self._pos = 0
             self._round_start = 0
             self._fresh = False
+            self._shuffles += 1
             return True
         self._round_start = self._pos
         return False
@@ -135,6 +163,7 @@ class Shoe:
         self._cards[:] = in_play + discards
         self._round_start = 0
         self._pos = len(in_play)
+        self._shuffles += 1
         return self._pos
 
 
@@ -183,6 +212,9 @@ class StackedShoe(Shoe):
 
     def begin_round(self) -> bool:
         return False
+
+    def dealt_ids(self, start: int = 0) -> list[int]:
+        return self._order[start : self._pos]
 
     def draw(self) -> int:
         pos = self._pos

@@ -2,7 +2,8 @@
 
 ``simulate`` plays ``Round`` exactly as a table does (events switched off) and returns a
 ``SimResult`` of exact integer totals, so results from several workers add up with ``combine``
-to the same figures whatever the split. Results are in *units* of the opening bet.
+to the same figures whatever the split. Edges are per chip wagered; a counting strategy can
+spread its bets by the true count, and side bets in the rules are made every round.
 """
 
 from __future__ import annotations
@@ -14,18 +15,68 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.blackjack.actions import Phase
+from engine.blackjack.counting import BetRamp, Counter, CountingError
 from engine.blackjack.round import Round
 from engine.blackjack.rules import Rules
 from engine.blackjack.shoe import Shoe
+from engine.blackjack.sidebets import perfect_pairs_payout, twenty_one_three_payout
 from engine.blackjack.strategy import BlackjackStrategy, strategy_named
 
 
 @dataclass(frozen=True, slots=True)
-class SimResult:
-    """Totals of a simulated session for one seat betting ``bet`` chips a round.
+class SideBetTotals:
+    """Totals of one side bet over a session: ``bets`` bets of ``stake`` chips each."""
 
-    A round is a win, push or loss by the sign of its net over all the seat's hands (splits,
-    doubles and insurance included).
+    bets: int = 0
+    stake: int = 0
+    net: int = 0
+    net_squares: int = 0
+
+    @property
+    def house_edge_pct(self) -> float:
+        """The player's average loss per bet, in percent."""
+        return -100.0 * self.net / (self.stake * self.bets) if self.bets else 0.0
+
+    @property
+    def stderr_pct(self) -> float:
+        """Standard error of ``house_edge_pct``."""
+        return _stderr_pct(self.bets, self.net, self.net_squares, self.stake)
+
+    def summary(self) -> dict[str, float | int]:
+        """The figures ``--json`` prints for the side bet."""
+        return {
+            "bets": self.bets,
+            "house_edge_pct": self.house_edge_pct,
+            "stderr_pct": self.stderr_pct,
+        }
+
+    def __add__(self, other: SideBetTotals) -> SideBetTotals:
+        if self.bets and other.bets and self.stake != other.stake:
+            raise ValueError("side bets of different stakes cannot be combined")
+        return SideBetTotals(
+            bets=self.bets + other.bets,
+            stake=self.stake or other.stake,
+            net=self.net + other.net,
+            net_squares=self.net_squares + other.net_squares,
+        )
+
+
+def _stderr_pct(rounds: int, net: int, net_squares: int, stake: int) -> float:
+    if rounds < 2:
+        return 0.0
+    mean = net / rounds
+    variance = (net_squares - rounds * mean * mean) / (rounds - 1)
+    return 100.0 * math.sqrt(max(variance, 0.0) / rounds) / stake
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """Totals of a simulated session for one seat, ``bet`` chips a unit.
+
+    Each round's opening bet is ``bet`` with a flat bet, or a number of units from a bet spread;
+    ``wagered`` adds them up and the edge is measured per chip wagered (the net over the total
+    of opening bets). A round is a win, push or loss by the sign of its net over all the seat's
+    hands (splits, doubles and insurance included; side bets are totalled on their own).
     """
 
     rounds: int
@@ -35,26 +86,75 @@ class SimResult:
     wins: int
     pushes: int
     losses: int
+    wagered: int
+    wagered_squares: int
+    net_wagered: int
+    """The sum over rounds of net times opening bet (for the standard error of the edge)."""
+    side_21_3: SideBetTotals = SideBetTotals()
+    perfect_pairs: SideBetTotals = SideBetTotals()
 
     @property
     def net_units(self) -> float:
-        """Net result in opening bets (negative when the player lost)."""
+        """Net result in units (negative when the player lost)."""
         return self.net / self.bet
 
     @property
+    def average_bet(self) -> float:
+        """The average opening bet, in chips."""
+        return self.wagered / self.rounds if self.rounds else 0.0
+
+    @property
     def house_edge_pct(self) -> float:
-        """The player's average loss per opening bet, in percent (negative: player's edge)."""
-        return -100.0 * self.net / (self.bet * self.rounds) if self.rounds else 0.0
+        """The player's average loss per chip wagered, in percent (negative: player's edge)."""
+        return -100.0 * self.net / self.wagered if self.wagered else 0.0
+
+    @property
+    def player_edge_pct(self) -> float:
+        """The player's average win per chip wagered, in percent (``-house_edge_pct``)."""
+        return -self.house_edge_pct
 
     @property
     def stderr_pct(self) -> float:
-        """Standard error of ``house_edge_pct``."""
+        """Standard error of the edge, in percent.
+
+        The edge is a ratio of totals, net over wagered; its standard error is that of the mean
+        of each round's ``net - edge * bet`` over the average bet (with a flat bet, the usual
+        standard error of the mean net over the bet).
+        """
+        n = self.rounds
+        if n < 2 or not self.wagered:
+            return 0.0
+        ratio = self.net / self.wagered
+        residual_squares = (
+            self.net_squares - 2 * ratio * self.net_wagered + ratio * ratio * self.wagered_squares
+        )
+        variance = max(residual_squares, 0.0) / (n - 1)
+        return 100.0 * math.sqrt(variance / n) / (self.wagered / n)
+
+    @property
+    def stdev_per_round(self) -> float:
+        """The standard deviation of one round's net result, in chips."""
         n = self.rounds
         if n < 2:
             return 0.0
         mean = self.net / n
-        variance = (self.net_squares - n * mean * mean) / (n - 1)
-        return 100.0 * math.sqrt(max(variance, 0.0) / n) / self.bet
+        return math.sqrt(max(self.net_squares - n * mean * mean, 0.0) / (n - 1))
+
+    def risk_of_ruin(self, bankroll: int) -> float:
+        """The chance of ever losing ``bankroll`` chips playing on like this, from 0 to 1.
+
+        The diffusion estimate ``exp(-2 * mean * bankroll / variance)`` with the mean and
+        variance of a round's net result; 1 when the mean is not positive (a losing or even game
+        ruins any bankroll in the long run).
+        """
+        if bankroll < 1:
+            raise ValueError("a bankroll is a whole number of chips, 1 or more")
+        n = self.rounds
+        mean = self.net / n if n else 0.0
+        variance = self.stdev_per_round**2
+        if mean <= 0 or variance == 0:
+            return 1.0 if mean <= 0 else 0.0
+        return math.exp(-2.0 * mean * bankroll / variance)
 
     @property
     def win_pct(self) -> float:
@@ -83,23 +183,31 @@ class SimResult:
             "hands": self.rounds,
             "house_edge_pct": self.house_edge_pct,
             "stderr_pct": self.stderr_pct,
+            "player_edge_pct": self.player_edge_pct,
+            "average_bet": self.average_bet,
             "win_pct": self.win_pct,
             "push_pct": self.push_pct,
             "loss_pct": self.loss_pct,
             "wins": self.wins,
+            "pushes": self.pushes,
             "losses": self.losses,
             "win_ratio": self.win_ratio,
         }
 
     @staticmethod
     def combine(results: Iterable[SimResult]) -> SimResult:
-        """The totals of several sessions at the same bet."""
+        """The totals of several sessions at the same unit bet."""
         parts = list(results)
         if not parts:
             raise ValueError("nothing to combine")
         bets = {part.bet for part in parts}
         if len(bets) != 1:
             raise ValueError("sessions at different bets cannot be combined")
+        side_21_3 = SideBetTotals()
+        perfect_pairs = SideBetTotals()
+        for part in parts:
+            side_21_3 += part.side_21_3
+            perfect_pairs += part.perfect_pairs
         return SimResult(
             rounds=sum(part.rounds for part in parts),
             bet=parts[0].bet,
@@ -108,7 +216,48 @@ class SimResult:
             wins=sum(part.wins for part in parts),
             pushes=sum(part.pushes for part in parts),
             losses=sum(part.losses for part in parts),
+            wagered=sum(part.wagered for part in parts),
+            wagered_squares=sum(part.wagered_squares for part in parts),
+            net_wagered=sum(part.net_wagered for part in parts),
+            side_21_3=side_21_3,
+            perfect_pairs=perfect_pairs,
         )
+
+
+class _SideBets:
+    """The side bets a simulated seat makes every round (one unit each), and their totals."""
+
+    __slots__ = ("pairs", "paytable", "pp_net", "pp_squares", "stake", "tt_net", "tt_squares")
+
+    def __init__(self, rules: Rules, stake: int) -> None:
+        self.paytable = rules.side_21_3
+        self.pairs = rules.perfect_pairs
+        self.stake = stake
+        self.tt_net = self.tt_squares = self.pp_net = self.pp_squares = 0
+
+    def settle(self, game: Round) -> None:
+        stake = self.stake
+        cards = game.opening_cards(0)
+        if self.paytable is not None:
+            pays = twenty_one_three_payout(cards, game.dealer_up, self.paytable)
+            net = stake * pays if pays else -stake
+            self.tt_net += net
+            self.tt_squares += net * net
+        if self.pairs:
+            pays = perfect_pairs_payout(cards)
+            net = stake * pays if pays else -stake
+            self.pp_net += net
+            self.pp_squares += net * net
+
+    def totals(self, rounds: int) -> tuple[SideBetTotals, SideBetTotals]:
+        stake = self.stake
+        side_21_3 = SideBetTotals()
+        perfect_pairs = SideBetTotals()
+        if self.paytable is not None:
+            side_21_3 = SideBetTotals(rounds, stake, self.tt_net, self.tt_squares)
+        if self.pairs:
+            perfect_pairs = SideBetTotals(rounds, stake, self.pp_net, self.pp_squares)
+        return side_21_3, perfect_pairs
 
 
 def simulate(
@@ -118,39 +267,61 @@ def simulate(
     rng: random.Random,
     *,
     bet: int | None = None,
+    spread: BetRamp | None = None,
     progress: Callable[[int], None] | None = None,
     progress_every: int = 50_000,
 ) -> SimResult:
     """Play ``rounds`` rounds for one seat and total the results.
 
     The shoe draws from ``rng``; the strategy gets its own generator seeded from it, so the cards
-    do not depend on how many random numbers a strategy uses. ``bet`` defaults to
-    ``rules.bet_unit`` so every payout is exact. ``progress`` is called with the rounds played so
-    far every ``progress_every`` rounds.
+    do not depend on how many random numbers a strategy uses. ``bet`` (the unit) defaults to
+    ``rules.bet_unit`` so every payout is exact. A counting strategy (one with a ``counter``,
+    such as ``hilo``) has its counter follow the shoe, and ``spread`` then sizes each opening bet
+    by the true count before the deal (a fresh shoe counts 0). Side bets in the rules are made
+    every round, one unit each. ``progress`` is called with the rounds played so far every
+    ``progress_every`` rounds.
     """
     if rounds < 0:
         raise ValueError("rounds must not be negative")
     stake = rules.bet_unit if bet is None else bet
+    counter: Counter | None = getattr(strategy, "counter", None)
+    if spread is not None and not spread.is_flat and counter is None:
+        raise CountingError(f"a bet spread needs a counting strategy, not {strategy.name!r}")
+    ramp = spread if spread is not None and not spread.is_flat else None
+    flat = stake * (spread.low if spread is not None else 1)
     shoe = Shoe.for_rules(rules, rng)
     strategy_rng = random.Random(rng.getrandbits(64))
     choose = strategy.choose
-    bets = {0: stake}
+    side_bets = _SideBets(rules, stake) if rules.side_21_3 or rules.perfect_pairs else None
+    bets = {0: flat}
     over = Phase.OVER
-    net_total = 0
-    net_squares = 0
+    net_total = net_squares = wagered = wagered_squares = net_wagered = 0
     wins = 0
     losses = 0
     played = 0
     while played < rounds:
         batch = min(progress_every, rounds - played)
         for _ in range(batch):
+            wager = flat
+            if ramp is not None and counter is not None:
+                fresh = shoe.needs_shuffle or not counter.cards_left
+                true_count = 0.0 if fresh else counter.running * 52 / counter.cards_left
+                wager = stake * ramp.units(true_count)
+                bets[0] = wager
             game = Round(rules, shoe, bets, record_events=False)
+            if side_bets is not None:
+                side_bets.settle(game)
             while game.phase is not over:
                 decision = game.decision()
                 game.act(decision.seat, choose(decision, strategy_rng))
+            if counter is not None:
+                counter.observe(shoe)
             net = game.seat_net(0)
             net_total += net
             net_squares += net * net
+            wagered += wager
+            wagered_squares += wager * wager
+            net_wagered += net * wager
             if net > 0:
                 wins += 1
             elif net < 0:
@@ -158,6 +329,9 @@ def simulate(
         played += batch
         if progress is not None:
             progress(played)
+    side_21_3, perfect_pairs = (
+        side_bets.totals(rounds) if side_bets is not None else (SideBetTotals(), SideBetTotals())
+    )
     return SimResult(
         rounds=rounds,
         bet=stake,
@@ -166,6 +340,11 @@ def simulate(
         wins=wins,
         pushes=rounds - wins - losses,
         losses=losses,
+        wagered=wagered,
+        wagered_squares=wagered_squares,
+        net_wagered=net_wagered,
+        side_21_3=side_21_3,
+        perfect_pairs=perfect_pairs,
     )
 
 

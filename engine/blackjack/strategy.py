@@ -10,6 +10,8 @@ rules) and a random source, and returns one of the legal actions:
   otherwise hit below 17. "Face card" is read as any ten-valued card, since a 10 plays exactly
   like a king.
 - ``random``: a uniformly random legal action.
+- ``hilo``: basic strategy with the Hi-Lo true-count index plays (``engine.blackjack.hilo``); its
+  ``counter`` must be kept up to date with the shoe.
 """
 
 from __future__ import annotations
@@ -79,12 +81,13 @@ class BasicStrategy:
             if self._even_money and Action.EVEN_MONEY in legal:
                 return Action.EVEN_MONEY
             return Action.NO_INSURANCE
-        for action in self._preferences(decision):
+        for action in self.preferences(decision):
             if action in legal:
                 return action
         return Action.STAND if Action.STAND in legal else _in_order(legal)[0]
 
-    def _preferences(self, decision: Decision) -> tuple[Action, ...]:
+    def preferences(self, decision: Decision) -> tuple[Action, ...]:
+        """The chart cell's actions for ``decision``, best first (take the first one legal)."""
         up = VALUE_OF_ID[decision.dealer_up.id]
         cards = decision.cards
         if len(cards) == 2:
@@ -160,11 +163,19 @@ class RandomBlackjackStrategy:
         return options[rng.randrange(len(options))]
 
 
+def _hilo(rules: Rules) -> BlackjackStrategy:
+    # engine.blackjack.hilo builds on BasicStrategy, so it is imported when first asked for.
+    from engine.blackjack.hilo import HiLoStrategy  # noqa: PLC0415
+
+    return HiLoStrategy(rules)
+
+
 STRATEGIES: dict[str, Callable[[Rules], BlackjackStrategy]] = {
     "basic": BasicStrategy,
     "dealer": lambda rules: DealerStrategy(),
     "simple": lambda rules: SimpleStrategy(),
     "random": lambda rules: RandomBlackjackStrategy(),
+    "hilo": _hilo,
 }
 """Strategy names and how to build each for a rule set."""
 

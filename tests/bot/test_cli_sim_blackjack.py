@@ -28,16 +28,23 @@ JSON_FIELDS = [
     "hands",
     "house_edge_pct",
     "stderr_pct",
+    "player_edge_pct",
+    "average_bet",
     "win_pct",
     "push_pct",
     "loss_pct",
     "wins",
+    "pushes",
     "losses",
     "win_ratio",
     "rounds",
+    "risk_of_ruin_pct",
+    "side_bets",
     "preset",
     "rule_overrides",
     "strategy",
+    "spread",
+    "bankroll",
     "seed",
     "workers",
     "rules",
@@ -137,6 +144,12 @@ def test_cli_no_progress_is_quiet(capsys: pytest.CaptureFixture[str]) -> None:
         (["--strategy", "martingale"], "unknown strategy 'martingale'"),
         (["--strategy", "x" * 3000], "(3,000 characters)"),
         (["--rule", "decks=" + "9" * 10_000], "(10,006 characters) is not a rule"),
+        (["--spread", "1-8"], "--spread: a bet spread needs a counting strategy, not 'basic'"),
+        (["--strategy", "hilo", "--spread", "8-1"], "--spread: a bet spread cannot fall from 8"),
+        (["--strategy", "hilo", "--spread", "lots"], "--spread: 'lots' is not a bet spread"),
+        (["--strategy", "hilo", "--spread", "1-" + "9" * 5000], "--spread: "),
+        (["--bankroll", "0"], "--bankroll must be a whole number of at least 1"),
+        (["--bankroll", "rich"], "--bankroll must be a whole number"),
     ],
 )
 def test_cli_refuses_bad_options_with_one_line(
@@ -194,7 +207,8 @@ def test_run_simulation_reports_a_failed_worker(monkeypatch: pytest.MonkeyPatch)
         raise RuntimeError("boom")
 
     monkeypatch.setattr(parallel, "_play_share", broken)
-    with pytest.raises(CliError, match="worker 0 failed: RuntimeError: boom"):
+    # Both workers fail; whichever reports first is named.
+    with pytest.raises(CliError, match=r"worker [01] failed: RuntimeError: boom"):
         run_simulation(CASINO, "basic", 100, 1, workers=2)
 
 
@@ -312,3 +326,40 @@ def test_cli_ctrl_c_prints_the_rounds_finished_so_far(tmp_path: Path) -> None:
     assert finished is not None and finished.group(1) in ("100,000", "200,000")
     assert "House edge:" in text
     assert f"report covers the first {finished.group(1)} of 100,000,000 rounds" in text
+
+
+def test_cli_counting_with_a_spread_and_a_bankroll(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--strategy", "hilo", "--spread", "1-12", "--bankroll", "5000", "--seed", "4")
+    code, out, _ = run_cli(capsys, *args, "--hands", "20000", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert (report["strategy"], report["spread"], report["bankroll"]) == ("hilo", "1-12", 5000)
+    assert CASINO.bet_unit < report["average_bet"] < 12 * CASINO.bet_unit
+    assert report["player_edge_pct"] == pytest.approx(-report["house_edge_pct"])
+    assert 0.0 < report["risk_of_ruin_pct"] <= 100.0
+    assert report["pushes"] == report["hands"] - report["wins"] - report["losses"]
+    _, text, _ = run_cli(capsys, *args, "--hands", "20000")
+    assert "strategy hilo, seed 4, 1 worker, spread 1-12 units" in text
+    assert "Risk of ruin for a bankroll of 5,000 chips: " in text
+    assert "Player's edge: " in text and "95% interval" in text
+    assert "Basic strategy, calculated" not in text
+
+
+def test_cli_reports_the_side_bets_against_their_exact_edges(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["--rule", "side_21_3=five_tier", "--rule", "perfect_pairs=on", "--seed", "8"]
+    report = json.loads(run_cli(capsys, *args, "--hands", "5000", "--json")[1])
+    side_bets = report["side_bets"]
+    assert list(side_bets) == ["21+3", "perfect_pairs"]
+    assert side_bets["21+3"]["paytable"] == "five_tier"
+    assert side_bets["21+3"]["bets"] == 5000
+    assert side_bets["21+3"]["exact_house_edge_pct"] == pytest.approx(4.621, abs=1e-3)
+    assert side_bets["perfect_pairs"]["exact_house_edge_pct"] == pytest.approx(6.109, abs=1e-3)
+    assert report["risk_of_ruin_pct"] is None
+    assert (
+        json.loads(run_cli(capsys, "--hands", "100", "--seed", "1", "--json")[1])["side_bets"] == {}
+    )
+    _, text, _ = run_cli(capsys, *args, "--hands", "5000")
+    assert "21+3: house edge" in text and "(exact for a fresh shoe: 4.621%)" in text
+    assert "perfect_pairs: house edge" in text
