@@ -609,19 +609,24 @@ def _double_board_deck(
     groups: Sequence[Sequence[Card]],
     rabbit: Sequence[Sequence[Card]],
 ) -> list[Card]:
-    """The deck of a double board: ``d db`` lines alternate boards 0 and 1, street by street,
-    and the rabbit's cards continue each board."""
-    flat: list[list[Card]] = [[], []]
-    for number, cards in enumerate(groups):
-        flat[number % 2].extend(cards)
-    for board, cards in enumerate(rabbit[:2]):
-        flat[board].extend(cards)
-    if any(len(board) > 5 for board in flat):
+    """The deck of a double board. The board cards come street by street, board 0's before
+    board 1's, however the ``d db`` lines group them (PokerKit writes a street's two boards as
+    one line, Felt as two); the rabbit's cards continue each board."""
+    dealt = iter([card for cards in groups for card in cards])
+    boards: list[list[Card]] = [[], []]
+    for count in BOARD_CARDS_BY_STREET[1:]:
+        for board in boards:
+            board.extend(card for _, card in zip(range(count), dealt, strict=False))
+    if next(dealt, None) is not None:
+        raise PhhError("a board has more than five cards")
+    for board, cards in zip(boards, rabbit, strict=False):
+        board.extend(cards)
+    if any(len(board) > 5 for board in boards):
         raise PhhError("a board has more than five cards")
     streets: list[list[Sequence[Card]]] = []
     start = 0
     for count in BOARD_CARDS_BY_STREET[1:]:
-        streets.append([board[start : start + count] for board in flat])
+        streets.append([board[start : start + count] for board in boards])
         start += count
     return _deck_of(holes, streets, cards_per_board=BOARD_CARDS_BY_STREET[1:])
 
