@@ -279,10 +279,9 @@ def run_simulation(
 ) -> HoldemSimResult:
     """Play ``hands`` hands over ``workers`` processes; deterministic for the same arguments.
 
-        Worker ``i`` plays its share with its own seed, and its button starts where the shares
-        before it end, so the button still moves round the table evenly. With ``phh_path`` every
-        hand is written there (each worker writes a part, joined in order at the end), numbered from
-    ``phh_first_number + 1``."""
+    Worker ``i`` plays its share with its own seed, its button starting where the shares before
+    it end. With ``phh_path`` every hand is written there (each worker writes a part, joined in
+    order at the end), numbered from ``phh_first_number + 1``; ``home`` sets home-game options."""
     try:
         check_setup(specs, hands, blinds[0], blinds[1], stack)
     except EngineError as error:
@@ -295,6 +294,7 @@ def run_simulation(
         )
     context = _process_context()
     channel = context.Queue()
+    active = [index for index in range(workers) if counts[index] > 0]
     processes = [
         context.Process(
             target=_worker,
@@ -313,10 +313,8 @@ def run_simulation(
             },
             daemon=True,
         )
-        for index in range(workers)
-        if counts[index] > 0
+        for index in active
     ]
-    active = [index for index in range(workers) if counts[index] > 0]
     for process in processes:
         process.start()
     try:

@@ -106,8 +106,10 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
     return deck
 
 
-def _check_setup(stakes: Stakes, stacks: Sequence[int]) -> None:
+def _check_setup(stakes: Stakes, stacks: Sequence[int], options: HandOptions) -> None:
     n = len(stacks)
+    if not isinstance(options, HandOptions):
+        raise InvalidSetupError(f"options must be HandOptions, not {options!r}")
     if not 2 <= n <= MAX_PLAYERS:
         raise InvalidSetupError(f"a hand needs 2 to {MAX_PLAYERS} players, not {n}")
     if stakes.players != n:
@@ -115,6 +117,8 @@ def _check_setup(stakes: Stakes, stacks: Sequence[int]) -> None:
     for stack in stacks:
         if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
             raise InvalidSetupError(f"every starting stack must be a whole number > 0: {stack!r}")
+    if _cards_needed(n, options.boards) > len(DECK):
+        raise InvalidSetupError(f"{n} players cannot play {options.boards} boards")
 
 
 def _cards_needed(players: int, boards: int) -> int:
@@ -170,17 +174,13 @@ class Hand:
         """Post the forced bets and deal.
 
         ``deck`` is the order cards come out in: hole cards one at a time round the table from
-        player 0, then a burn and the flop, a burn and the turn, a burn and the river (with a
-        double board, each street's cards for board 0 then board 1 after its one burn; when the
-        board is run again, each run's streets follow the last, each after a burn). Without a
-        deck, a fresh one is shuffled from ``rng`` (default: the OS's secure generator).
+        player 0, then a burn and the flop, a burn and the turn, a burn and the river (a double
+        board deals each street to board 0 then board 1 after one burn; runs follow each other,
+        a burn before every street). Without a deck, a fresh one is shuffled from ``rng``
+        (default: the OS's secure generator).
         """
         n = len(stacks)
-        _check_setup(stakes, stacks)
-        if not isinstance(options, HandOptions):
-            raise InvalidSetupError(f"options must be HandOptions, not {options!r}")
-        if _cards_needed(n, options.boards) > len(DECK):
-            raise InvalidSetupError(f"{n} players cannot play {options.boards} boards")
+        _check_setup(stakes, stacks, options)
         if deck is not None:
             cards = _checked_deck(deck, n, options.boards)
             self._rng: random.Random | None = None
@@ -189,7 +189,6 @@ class Hand:
             # deck first, without the work for the ~30 cards a hand never reaches.
             cards = list(DECK)
             self._rng = rng if rng is not None else secrets.SystemRandom()
-
         self._stakes = stakes
         self._player_count = n
         self._showdown_mode = showdown
@@ -201,25 +200,13 @@ class Hand:
         self._live: list[bool] = [True] * n
         self._shown: list[bool] = [False] * n
         self._hole_cards: list[tuple[Card, Card]] = []
-        self._options = options
         self._board: list[Card] = []
-        self._boards: list[list[Card]] = [self._board] + [[] for _ in range(options.boards - 1)]
-        self._run_count = 1
-        self._run_queue: deque[int] = deque()
-        self._run_choices: dict[int, int] = {}
-        self._run_max = 0
-        self._revealed: list[tuple[int, ...]] = [()] * n
-        self._rabbit_hunted = False
-        self._pot_winners: set[int] = set()
-        self._bounty_net: list[int] = [0] * n
-        self._bounty_winners: set[int] = set()
-        self._after_hand_lines: list[str] = []
+        self._init_home_game(n, options)
         self._street = Street.PREFLOP
         self._phase = Phase.BETTING
         self._action_count = 0
         self._events: list[Event] = []
         self._phh_actions: list[str] = []
-
         self._deck = cards
         self._dealt = 0
         self._actors: deque[int] = deque()
@@ -233,6 +220,22 @@ class Hand:
         self._blinds = [stakes.blind_of(i) for i in range(n)]
         self._legal: tuple[int, LegalActions] | None = None
         self._start()
+
+    def _init_home_game(self, n: int, options: HandOptions) -> None:
+        """The state of the home-game options: extra boards or runs, the run-count vote, what
+        was revealed after the hand, and 7-2 bounties."""
+        self._options = options
+        self._boards: list[list[Card]] = [self._board] + [[] for _ in range(options.boards - 1)]
+        self._run_count = 1
+        self._run_queue: deque[int] = deque()
+        self._run_choices: dict[int, int] = {}
+        self._run_max = 0
+        self._revealed: list[tuple[int, ...]] = [()] * n
+        self._rabbit_hunted = False
+        self._pot_winners: set[int] = set()
+        self._bounty_net: list[int] = [0] * n
+        self._bounty_winners: set[int] = set()
+        self._after_hand_lines: list[str] = []
 
     # ----------------------------------------------------------------- what the hand says
 

@@ -406,31 +406,14 @@ def replay(history: HandHistory) -> Hand:
         if line is not None:
             lines.append((index, text, line))
     after = _after_hand_lines(history, players)
-    try:
-        options = history.hand_options
-        deck = _deck_for(players, [line for _, _, line in lines], after, options)
-        hand = Hand(
-            history.stakes,
-            history.starting_stacks,
-            deck=deck,
-            showdown=ShowdownMode.MANUAL,
-            options=options,
-        )
-    except EngineError as error:
-        raise PhhError(str(error)) from None
+    hand = _hand_for(history, [line for _, _, line in lines], after)
     # A bomb pot's check-around is in the history for PokerKit; the engine wrote it already.
     skipped = [text for text in hand.phh_actions if not text.startswith("d ")]
     board_seen = 0
     for index, text, line in lines:
         try:
             _choose_runs(hand, history.runout_count)
-            if (
-                skipped
-                and not board_seen
-                and isinstance(line, _PlayerAction)
-                and line == parse_action(skipped[0], players)
-            ):
-                skipped.pop(0)
+            if not board_seen and _skips_check(skipped, line, players):
                 continue
             while True:
                 action = _engine_action(hand, line, board_seen)
@@ -446,10 +429,11 @@ def replay(history: HandHistory) -> Hand:
         if isinstance(line, _DealBoard):
             board_seen += len(line.cards)
     last = (len(history.actions) - 1, history.actions[-1] if history.actions else "")
-    try:
-        _choose_runs(hand, history.runout_count)
-    except EngineError as error:
-        raise ReplayError(*last, str(error)) from None
+    if hand.phase is Phase.RUN_COUNT:  # the history ends as the players all go all in
+        try:
+            _choose_runs(hand, history.runout_count)
+        except EngineError as error:
+            raise ReplayError(*last, str(error)) from None
     if hand.phase is Phase.SHOWDOWN:
         # A history may stop at showdown; the hands still due are shown, as the cards are known.
         while (turn := hand.turn) is not None:
@@ -457,11 +441,34 @@ def replay(history: HandHistory) -> Hand:
     if not hand.is_complete:
         raise ReplayError(*last, "the actions end before the hand is over")
     if hand.run_count != history.runout_count:
-        raise ReplayError(
-            *last, f"{RUNOUT_COUNT_FIELD} is {history.runout_count} but the board ran once"
-        )
+        ran = "once" if hand.run_count == 1 else f"{hand.run_count} times"
+        raise ReplayError(*last, f"{RUNOUT_COUNT_FIELD} is {history.runout_count} but it ran {ran}")
     _play_after_hand(hand, history.after_hand, after)
     return hand
+
+
+def _skips_check(skipped: list[str], line: _Line, players: int) -> bool:
+    """Whether ``line`` is the next check of a bomb pot's written check-around (then dropped)."""
+    if skipped and isinstance(line, _PlayerAction) and line == parse_action(skipped[0], players):
+        skipped.pop(0)
+        return True
+    return False
+
+
+def _hand_for(history: HandHistory, lines: Sequence[_Line], after: Sequence[_AfterHand]) -> Hand:
+    """The hand the history starts, dealing its known cards, to be played in manual showdown."""
+    try:
+        options = history.hand_options
+        deck = _deck_for(len(history.starting_stacks), lines, after, options)
+        return Hand(
+            history.stakes,
+            history.starting_stacks,
+            deck=deck,
+            showdown=ShowdownMode.MANUAL,
+            options=options,
+        )
+    except EngineError as error:
+        raise PhhError(str(error)) from None
 
 
 def _choose_runs(hand: Hand, count: int) -> None:

@@ -269,4 +269,4 @@ def test_cli_replay_refuses_a_runout_count_the_actions_do_not_run(
     path.write_text(history() + "_runout_count = 2\n")
     code, lines, err = run_cli(capsys, str(path))
     assert (code, lines) == (2, [])
-    assert err.count("\n") == 1 and "_runout_count is 2 but the board ran once" in err
+    assert err.count("\n") == 1 and "_runout_count is 2 but it ran once" in err
