@@ -138,6 +138,13 @@ class LegalActions:
             return self._showdown_refusal(action)
         if self.max_run_count:
             return self._run_count_refusal(action)
+        # The usual actions by exact type first: this runs for every action of every hand, and
+        # a type test is cheaper than a pattern match (bench/holdem_engine.py).
+        kind = type(action)
+        if kind is Call and self.call_amount is not None:
+            return None
+        if kind is Check and self.can_check:
+            return None
         match action:
             case Fold():
                 if not self.can_fold:

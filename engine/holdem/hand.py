@@ -106,10 +106,15 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
     return deck
 
 
-def _check_setup(stakes: Stakes, stacks: Sequence[int], options: HandOptions) -> None:
-    n = len(stacks)
+def _check_options(options: HandOptions, n: int) -> None:
     if not isinstance(options, HandOptions):
         raise InvalidSetupError(f"options must be HandOptions, not {options!r}")
+    if _cards_needed(n, options.boards) > len(DECK):
+        raise InvalidSetupError(f"{n} players cannot play {options.boards} boards")
+
+
+def _check_setup(stakes: Stakes, stacks: Sequence[int]) -> None:
+    n = len(stacks)
     if not 2 <= n <= MAX_PLAYERS:
         raise InvalidSetupError(f"a hand needs 2 to {MAX_PLAYERS} players, not {n}")
     if stakes.players != n:
@@ -117,8 +122,6 @@ def _check_setup(stakes: Stakes, stacks: Sequence[int], options: HandOptions) ->
     for stack in stacks:
         if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
             raise InvalidSetupError(f"every starting stack must be a whole number > 0: {stack!r}")
-    if _cards_needed(n, options.boards) > len(DECK):
-        raise InvalidSetupError(f"{n} players cannot play {options.boards} boards")
 
 
 def _cards_needed(players: int, boards: int) -> int:
@@ -180,7 +183,12 @@ class Hand:
         (default: the OS's secure generator).
         """
         n = len(stacks)
-        _check_setup(stakes, stacks, options)
+        _check_setup(stakes, stacks)
+        if options is not PLAIN:
+            _check_options(options, n)
+            self._options = options
+            if options.boards > 1:
+                self._extra_boards = tuple([] for _ in range(options.boards - 1))
         if deck is not None:
             cards = _checked_deck(deck, n, options.boards)
             self._rng: random.Random | None = None
@@ -201,7 +209,6 @@ class Hand:
         self._shown: list[bool] = [False] * n
         self._hole_cards: list[tuple[Card, Card]] = []
         self._board: list[Card] = []
-        self._init_home_game(n, options)
         self._street = Street.PREFLOP
         self._phase = Phase.BETTING
         self._action_count = 0
@@ -221,21 +228,21 @@ class Hand:
         self._legal: tuple[int, LegalActions] | None = None
         self._start()
 
-    def _init_home_game(self, n: int, options: HandOptions) -> None:
-        """The state of the home-game options: extra boards or runs, the run-count vote, what
-        was revealed after the hand, and 7-2 bounties."""
-        self._options = options
-        self._boards: list[list[Card]] = [self._board] + [[] for _ in range(options.boards - 1)]
-        self._run_count = 1
-        self._run_queue: deque[int] = deque()
-        self._run_choices: dict[int, int] = {}
-        self._run_max = 0
-        self._revealed: list[tuple[int, ...]] = [()] * n
-        self._rabbit_hunted = False
-        self._pot_winners: set[int] = set()
-        self._bounty_net: list[int] = [0] * n
-        self._bounty_winners: set[int] = set()
-        self._after_hand_lines: list[str] = []
+    # The state of the home-game options. A plain hand never touches it, so it starts as these
+    # class-wide immutable values and a hand replaces (never mutates) them: building it for
+    # every hand cost the base game measurable speed (bench/holdem_engine.py).
+    _options: HandOptions = PLAIN
+    _extra_boards: tuple[list[Card], ...] = ()
+    """Board 1 of a double board, or runs 2.. of a board run several times."""
+    _run_count = 1
+    _run_max = 0
+    _run_queue: tuple[int, ...] = ()
+    _run_choices: tuple[int, ...] = ()
+    _revealed: tuple[tuple[int, ...], ...] = ()
+    _rabbit_hunted = False
+    _bounty_net: tuple[int, ...] = ()
+    _bounty_winners: frozenset[int] = frozenset()
+    _after_hand_lines: tuple[str, ...] = ()
 
     # ----------------------------------------------------------------- what the hand says
 
@@ -303,7 +310,7 @@ class Hand:
     def boards(self) -> tuple[tuple[Card, ...], ...]:
         """Every board: one, two with a double board, or one per run once the board has run
         several times (each run repeats the cards dealt before the all-in)."""
-        return tuple(tuple(board) for board in self._boards)
+        return tuple(tuple(board) for board in (self._board, *self._extra_boards))
 
     @property
     def options(self) -> HandOptions:
@@ -318,17 +325,19 @@ class Hand:
     @property
     def revealed(self) -> tuple[tuple[int, ...], ...]:
         """The indices of each player's hole cards revealed after the hand (``Reveal``)."""
-        return tuple(self._revealed)
+        return self._revealed or ((),) * self._player_count
 
     @property
     def after_hand_lines(self) -> tuple[str, ...]:
         """Reveals and rabbit hunts after the hand, as PHH-style lines (``p1 sm 7h``,
         ``p2 rh 9s2h``); PHH files keep them in the user-defined field ``_after_hand``."""
-        return tuple(self._after_hand_lines)
+        return self._after_hand_lines
 
     @property
     def stacks_after_bounties(self) -> tuple[int, ...]:
         """``stacks`` with the 7-2 bounties paid so far applied (equal to it without any)."""
+        if not self._bounty_net:
+            return tuple(self._stacks)
         return tuple(s + b for s, b in zip(self._stacks, self._bounty_net, strict=True))
 
     @property
@@ -460,7 +469,7 @@ class Hand:
         if self._shown[player]:
             revealable: tuple[int, ...] = ()
         else:
-            revealable = tuple(i for i in (0, 1) if i not in self._revealed[player])
+            revealable = tuple(i for i in (0, 1) if i not in self.revealed[player])
         can_hunt = (
             self._options.rabbit_hunt and not self._rabbit_hunted and self._street < Street.RIVER
         )
@@ -526,8 +535,8 @@ class Hand:
         for name, value in self.__dict__.items():
             mutable = isinstance(value, list | set | deque | dict)
             twin.__dict__[name] = value.copy() if mutable else value
-        twin._boards = [list(board) for board in self._boards]
-        twin._board = twin._boards[0]
+        if self._extra_boards:
+            twin._extra_boards = tuple(list(board) for board in self._extra_boards)
         if self._rng is not None and not isinstance(self._rng, secrets.SystemRandom):
             rng = random.Random()
             rng.setstate(self._rng.getstate())
@@ -759,7 +768,16 @@ class Hand:
         self._street = street = Street(self._street + 1)
         self._draw()  # burn
         count = BOARD_CARDS_BY_STREET[street]
-        for index, board in enumerate(self._boards):
+        cards = tuple(self._draw() for _ in range(count))
+        self._board.extend(cards)
+        self._events.append(BoardDealt(street, cards))
+        self._phh_actions.append(f"d db {''.join(map(str, cards))}")
+        if self._extra_boards:
+            self._deal_extra_boards(street, count)
+
+    def _deal_extra_boards(self, street: Street, count: int) -> None:
+        """A double board: the same street again, for the next board, without another burn."""
+        for index, board in enumerate(self._extra_boards, 1):
             cards = tuple(self._draw() for _ in range(count))
             board.extend(cards)
             self._events.append(BoardDealt(street, cards, index))
@@ -778,17 +796,17 @@ class Hand:
 
     def _begin_run_count(self) -> None:
         # PokerKit asks every player still in, in seat order from player 0.
-        self._run_queue = deque(i for i in range(self._player_count) if self._live[i])
+        self._run_queue = tuple(i for i in range(self._player_count) if self._live[i])
         self._phase = Phase.RUN_COUNT
 
     def _choose_run_count(self, player: int, count: int) -> None:
-        self._run_queue.remove(player)
-        self._run_choices[player] = count
+        self._run_queue = tuple(i for i in self._run_queue if i != player)
+        self._run_choices += (count,)
         self._action_count += 1
         self._events.append(RunCountChosen(player, count))
         if self._run_queue:
             return
-        choices = set(self._run_choices.values())
+        choices = set(self._run_choices)
         self._run_count = choices.pop() if len(choices) == 1 else 1
         self._events.append(RunCountSettled(self._run_count))
         self._phase = Phase.BETTING
@@ -798,10 +816,9 @@ class Hand:
         """Deal the rest of the board ``_run_count`` times, run after run, as PokerKit does."""
         split_street = self._street
         shared = list(self._board)
-        for run in range(self._run_count):
-            if run:
-                self._boards.append(list(shared))
-            board = self._boards[run]
+        runs = [self._board] + [list(shared) for _ in range(1, self._run_count)]
+        self._extra_boards = tuple(runs[1:])
+        for run, board in enumerate(runs):
             for street in range(split_street + 1, 4):
                 self._draw()  # burn
                 cards = tuple(self._draw() for _ in range(BOARD_CARDS_BY_STREET[street]))
@@ -837,21 +854,38 @@ class Hand:
     def _could_win(self, player: int, pots: list[Pot]) -> bool:
         """Whether the player ties or beats every shown hand in some pot they can win, on some
         board (PokerKit's test before it kills a hand)."""
-        for board in range(len(self._boards)):
-            value = self._value(player, board)
+        value = self._value(player)
+        for pot in pots:
+            if player not in pot.eligible:
+                continue
+            shown = [self._value(i) for i in pot.eligible if self._shown[i]]
+            if not shown or value >= max(shown):
+                return True
+        for board in range(1, 1 + len(self._extra_boards)):
+            value = self._value_on(player, board)
             for pot in pots:
                 if player not in pot.eligible:
                     continue
-                shown = [self._value(i, board) for i in pot.eligible if self._shown[i]]
+                shown = [self._value_on(i, board) for i in pot.eligible if self._shown[i]]
                 if not shown or value >= max(shown):
                     return True
         return False
 
-    def _value(self, player: int, board: int = 0) -> HandValue:
-        key = player if board == 0 else (board, player)
+    def _value(self, player: int) -> HandValue:
+        """The player's value on board 0 (the only board, usually), cached."""
+        value = self._values.get(player)
+        if value is None:
+            value = evaluate((*self._hole_cards[player], *self._board))
+            self._values[player] = value
+        return value
+
+    def _value_on(self, player: int, board: int) -> HandValue:
+        if board == 0:
+            return self._value(player)
+        key = (board, player)
         value = self._values.get(key)
         if value is None:
-            value = evaluate((*self._hole_cards[player], *self._boards[board]))
+            value = evaluate((*self._hole_cards[player], *self._extra_boards[board - 1]))
             self._values[key] = value
         return value
 
@@ -895,12 +929,15 @@ class Hand:
             ]
             for player in dead:
                 self._live[player] = False
-        boards = len(self._boards) if live_count > 1 else 1
+        boards = 1 + len(self._extra_boards) if live_count > 1 else 1
         for index, pot in enumerate(self.pots()):
             if not pot.eligible:  # pragma: no cover - mucks that would empty a pot are refused
                 raise AssertionError("a pot with no eligible player")
             # Several boards split each pot evenly, the odd chips to board 0 (PokerKit's rule);
             # a part too small to hold a chip is not awarded at all.
+            if boards == 1:
+                self._award_on(index, pot, pot.amount, 0, live_count)
+                continue
             part, odd = divmod(pot.amount, boards)
             for board in range(boards):
                 amount = part + odd if board == 0 else part
@@ -912,7 +949,7 @@ class Hand:
         net = tuple(s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True))
         self._events.append(HandEnded(tuple(self._stacks), net))
         if self._options.seven_deuce_bounty:
-            for player in sorted(self._pot_winners):
+            for player in sorted(self._pot_winners()):
                 self._claim_bounty(player)
 
     def _award_on(self, index: int, pot: Pot, amount: int, board: int, live_count: int) -> None:
@@ -923,58 +960,69 @@ class Hand:
             shown = self._shown[winner] and len(self._board) == 5
             description = self._value(winner).description if shown else ""
         else:
-            values = {i: self._value(i, board) for i in pot.eligible}
+            if board == 0:
+                values = {i: self._value(i) for i in pot.eligible}
+            else:
+                values = {i: self._value_on(i, board) for i in pot.eligible}
             best = max(values.values())
             winners = [i for i in pot.eligible if values[i] == best]
             description = best.description
         shares = split(amount, winners)
         for player, share in shares:
             self._stacks[player] += share
-            if share:
-                self._pot_winners.add(player)
         self._events.append(
             PotAwarded(index, amount, pot.eligible, tuple(shares), description, board)
         )
 
     # ------------------------------------------------------------------ after the hand
 
+    def _pot_winners(self) -> set[int]:
+        """The players who won chips from some pot (or part of one)."""
+        events = self._events
+        awards = [event for event in events if isinstance(event, PotAwarded)]
+        return {player for award in awards for player, share in award.shares if share}
+
     def _reveal(self, player: int, indices: tuple[int, ...]) -> None:
-        self._revealed[player] = tuple(sorted({*self._revealed[player], *indices}))
+        revealed = list(self.revealed)
+        revealed[player] = tuple(sorted({*revealed[player], *indices}))
+        self._revealed = tuple(revealed)
         hole = self._hole_cards[player]
         cards = tuple(hole[i] for i in sorted(indices))
         self._events.append(HoleCardsRevealed(player, cards))
-        self._after_hand_lines.append(f"p{player + 1} sm {format_cards(cards, sep='')}")
-        if self._options.seven_deuce_bounty and player in self._pot_winners:
+        self._after_hand_lines += (f"p{player + 1} sm {format_cards(cards, sep='')}",)
+        if self._options.seven_deuce_bounty and player in self._pot_winners():
             self._claim_bounty(player)
 
     def _rabbit_hunt(self, player: int) -> None:
         """Deal on from the same deck, burns included, what the streets left would have been."""
         self._rabbit_hunted = True
-        hunted: list[list[Card]] = [[] for _ in self._boards]
+        hunted: list[list[Card]] = [[] for _ in range(1 + len(self._extra_boards))]
         for street in range(self._street + 1, 4):
             self._draw()  # burn
             for cards in hunted:
                 cards.extend(self._draw() for _ in range(BOARD_CARDS_BY_STREET[street]))
         for board, cards in enumerate(hunted):
             self._events.append(RabbitHunted(player, tuple(cards), board))
-            self._after_hand_lines.append(f"p{player + 1} rh {format_cards(cards, sep='')}")
+            self._after_hand_lines += (f"p{player + 1} rh {format_cards(cards, sep='')}",)
 
     def _claim_bounty(self, player: int) -> None:
         """The 7-2 game: a pot winner whose 7-2 offsuit everyone has seen collects the bounty
         from every other player dealt in, each paying what they have left, up to the bounty."""
         first, second = self._hole_cards[player]
-        seen = self._shown[player] or len(self._revealed[player]) == 2
+        seen = self._shown[player] or len(self.revealed[player]) == 2
         seven_deuce = {first.rank, second.rank} == {Rank.SEVEN, Rank.TWO}
         if not seen or not seven_deuce or first.suit == second.suit:
             return
         if player in self._bounty_winners:
             return
-        self._bounty_winners.add(player)
+        self._bounty_winners |= {player}
+        net = list(self._bounty_net or (0,) * self._player_count)
         for payer in range(self._player_count):
             if payer == player:
                 continue
-            amount = min(self._options.seven_deuce_bounty, self.stacks_after_bounties[payer])
+            amount = min(self._options.seven_deuce_bounty, self._stacks[payer] + net[payer])
             if amount:
-                self._bounty_net[payer] -= amount
-                self._bounty_net[player] += amount
+                net[payer] -= amount
+                net[player] += amount
                 self._events.append(BountyPaid(payer, player, amount))
+        self._bounty_net = tuple(net)

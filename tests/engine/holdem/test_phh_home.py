@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.errors import EngineError
 from engine.holdem import (
     ChooseRunCount,
     Fold,
@@ -127,5 +128,5 @@ def test_phh_refuses_a_runout_count_the_hand_never_used_and_a_bad_after_hand_lin
         phh.replay(phh.loads(text + "_runout_count = 2\n"))
     with pytest.raises(PhhError, match="_after_hand"):
         phh.replay(phh.loads(text + '_after_hand = ["p1 shows everything"]\n'))
-    with pytest.raises(ReplayError):
-        phh.replay(phh.loads(text + '_after_hand = ["p1 rh 2c3c4c"]\n'))  # no rabbit hunting
+    with pytest.raises(EngineError):  # no rabbit hunting at this table
+        phh.replay(phh.loads(text + '_after_hand = ["p1 rh 2c3c4c"]\n'))
