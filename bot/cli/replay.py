@@ -27,7 +27,9 @@ def register(subparsers: SubParsers) -> None:
         help="replay .phh/.phhs hand histories and print each hand's finishing stacks",
         description=(
             "Replay every hand in the given PHH files through Felt's engine. Prints one JSON "
-            'object per hand: {"hand": ..., "finishing_stacks": [...]}. A bad file or hand is '
+            'object per hand: {"hand": ..., "finishing_stacks": [...]}. Straddles are read from '
+            "blinds_or_straddles with the file's own min_bet; a board run several times from "
+            "_runout_count = K and its d db lines, run after run. A bad file or hand is "
             "named on stderr and skipped; the exit status is 2 if any was."
         ),
         epilog="example: felt replay hands.phhs | head -3",

@@ -14,6 +14,11 @@ numbered from 1), for PokerKit, ``felt replay`` or any tracker to recompute or r
 hands are shared between ``--workers`` processes, each with its own seed derived from ``--seed``
 and its index, so the same seed and worker count always give the same result; each worker's
 table keeps its own player statistics. Progress goes to stderr, as ``felt sim blackjack`` does it.
+
+Home-game options, for PHH files PokerKit can replay: ``--straddle utg|button`` (every hand,
+``--straddles N`` for an under-the-gun straddle and its re-straddles), ``--run-it-twice`` (bots
+all in before the river always agree), ``--bomb-pot-every N --bomb-pot-ante CHIPS`` with
+``--double-board``.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.cli.common import SEED_HELP, CliError, SubParsers, add_seed_option, whole
+from bot.cli.home_options import add_home_options, describe_home, parse_home_options
 from bot.cli.simulation import (
     RunShape,
     add_run_options,
@@ -54,6 +60,7 @@ from engine.bots.simulate import (
 from engine.errors import EngineError
 from engine.holdem import phh
 from engine.holdem.hand import Hand
+from engine.holdem.options import HomeGameOptions
 
 DEFAULT_SEATS = "smart,random,passive,aggressive,random,passive"
 CHUNK_HANDS = 20_000
@@ -99,6 +106,7 @@ def register(subparsers: SubParsers) -> None:
     parser.add_argument(
         "--phh", default=None, metavar="PATH", help="also write every hand to PATH (.phhs)"
     )
+    add_home_options(parser)
     add_run_options(parser)
     parser.set_defaults(handler=run)
 
@@ -222,6 +230,7 @@ def _play_share(
     report: Callable[[int], None] | None,
     phh_path: str | None = None,
     phh_first_number: int = 0,
+    home: HomeGameOptions | None = None,
 ) -> HoldemSimResult:
     writer = (
         PhhWriter(phh_path, specs, phh_first_number + first_hand) if phh_path is not None else None
@@ -238,6 +247,7 @@ def _play_share(
             progress=report,
             progress_every=_PROGRESS_EVERY,
             on_hand=writer,
+            home=home,
         )
     finally:
         if writer is not None:
@@ -265,13 +275,13 @@ def run_simulation(
     progress: Callable[[int], None] | None = None,
     phh_path: str | None = None,
     phh_first_number: int = 0,
+    home: HomeGameOptions | None = None,
 ) -> HoldemSimResult:
     """Play ``hands`` hands over ``workers`` processes; deterministic for the same arguments.
 
-        Worker ``i`` plays its share with its own seed, and its button starts where the shares
-        before it end, so the button still moves round the table evenly. With ``phh_path`` every
-        hand is written there (each worker writes a part, joined in order at the end), numbered from
-    ``phh_first_number + 1``."""
+    Worker ``i`` plays its share with its own seed, its button starting where the shares before
+    it end. With ``phh_path`` every hand is written there (each worker writes a part, joined in
+    order at the end), numbered from ``phh_first_number + 1``; ``home`` sets home-game options."""
     try:
         check_setup(specs, hands, blinds[0], blinds[1], stack)
     except EngineError as error:
@@ -280,10 +290,11 @@ def run_simulation(
     starts = [sum(counts[:index]) for index in range(workers)]
     if workers == 1:
         return _play_share(
-            specs, hands, seed, 0, blinds, stack, progress, phh_path, phh_first_number
+            specs, hands, seed, 0, blinds, stack, progress, phh_path, phh_first_number, home
         )
     context = _process_context()
     channel = context.Queue()
+    active = [index for index in range(workers) if counts[index] > 0]
     processes = [
         context.Process(
             target=_worker,
@@ -298,13 +309,12 @@ def run_simulation(
                 "stack": stack,
                 "phh_path": _part(phh_path, index) if phh_path is not None else None,
                 "phh_first_number": phh_first_number,
+                "home": home,
             },
             daemon=True,
         )
-        for index in range(workers)
-        if counts[index] > 0
+        for index in active
     ]
-    active = [index for index in range(workers) if counts[index] > 0]
     for process in processes:
         process.start()
     try:
@@ -376,6 +386,7 @@ def run(args: argparse.Namespace) -> int:
     stack = parse_stack(args.stack, blinds[1])
     seed, chosen = parse_seed(args.seed)
     workers = parse_workers(args.workers)
+    home = parse_home_options(args, len(specs))
     if args.phh is not None:
         check_phh_path(args.phh)
     err = sys.stderr
@@ -391,7 +402,7 @@ def run(args: argparse.Namespace) -> int:
         result = run_simulation(
             specs, count, seed_of_chunk, blinds=blinds, stack=stack, workers=workers,
             progress=report, phh_path=_chunk(args.phh, index) if args.phh else None,
-            phh_first_number=sum(done_chunks),
+            phh_first_number=sum(done_chunks), home=home,
         )  # fmt: skip
         done_chunks.append(count)
         return result
@@ -414,8 +425,14 @@ def run(args: argparse.Namespace) -> int:
             "seed": seed,
             "workers": workers,
         }
-        extra = {"interrupted": True} if outcome.interrupted else {}
+        extra: dict[str, Any] = {"interrupted": True} if outcome.interrupted else {}
+        if describe_home(home):
+            extra["home_game"] = describe_home(home)
         print(json.dumps({**result.summary(), **setup, **extra}))
     else:
-        print(format_report(result, seed=seed, blinds=blinds, stack=stack, workers=workers))
+        report = format_report(result, seed=seed, blinds=blinds, stack=stack, workers=workers)
+        if describe_home(home):
+            title, rest = report.split("\n", 1)
+            report = f"{title}, {describe_home(home)}\n{rest}"
+        print(report)
     return finish_run(SHAPE, outcome, hands, elapsed, workers, err)

@@ -29,8 +29,9 @@ from engine.bots.stats import PlayerStats, TableStats
 from engine.bots.strategy import Strategy
 from engine.bots.view import SeatView
 from engine.errors import MalformedInputError
-from engine.holdem.hand import Hand
-from engine.holdem.stakes import Stakes
+from engine.holdem.actions import ChooseRunCount
+from engine.holdem.hand import Hand, Phase
+from engine.holdem.options import HomeGameOptions, StraddleKind
 from engine.holdem.stats import NO_COUNTS, StyleCounts, hand_tally
 from engine.holdem.stats import total as total_style
 
@@ -198,11 +199,15 @@ def play_hand(
 ) -> None:
     """Play ``hand`` to the end: ``strategies[i]`` decides for PHH player ``i`` with ``rngs[i]``.
 
-    Raises ``IllegalBotActionError`` if a strategy returns an action the rules refuse."""
+    Raises ``IllegalBotActionError`` if a strategy returns an action the rules refuse. Bots all
+    in before the river always agree to run the board as many times as the hand allows."""
     while not hand.is_complete:
         legal = hand.turn
         assert legal is not None  # automatic showdowns: a hand always has someone to act
         player = legal.player
+        if hand.phase is Phase.RUN_COUNT:
+            hand.act(player, ChooseRunCount(legal.max_run_count))
+            continue
         view = SeatView.from_hand(hand, player, stats=stats)
         action = strategies[player].decide(view, rngs[player])
         if not legal.allows(action):
@@ -225,6 +230,7 @@ def simulate_holdem(
     progress_every: int = 100,
     on_hand: Callable[[Hand, Sequence[int]], None] | None = None,
     duplicate: bool = False,
+    home: HomeGameOptions | None = None,
 ) -> HoldemSimResult:
     """Play ``hands`` hands between the seats ``specs`` and total each seat's results.
 
@@ -232,7 +238,7 @@ def simulate_holdem(
     is called with the hands played every ``progress_every`` hands and at the end; ``on_hand``
     with each finished hand and the seat (from 0) of each of its PHH players. ``duplicate``
     plays each deal from every seat (``hands`` and ``first_hand`` must then be multiples of
-    the seat count).
+    the seat count); ``home`` adds home-game options (every straddle allowed is posted).
     """
     check_setup(specs, hands, small_blind, big_blind, stack)
     n = len(specs)
@@ -241,7 +247,8 @@ def simulate_holdem(
         raise SimulationSetupError(
             f"duplicate deals need a number of hands divisible by the {n} seats, not {hands}"
         )
-    stakes = Stakes.standard(n, small_blind, big_blind)
+    home = home if home is not None else HomeGameOptions()
+    straddles = 0 if home.straddle is StraddleKind.OFF else home.max_straddles
     strategies = [
         make_strategy(spec, personality=Personality.draw(spec.difficulty, f"{seed}:{seat}"))
         for seat, spec in enumerate(specs)
@@ -257,7 +264,10 @@ def simulate_holdem(
         # keep a deck while the button goes round, so each seat holds each position's cards.
         deal = (first_hand + number) // block
         deck = f"deck:{deal}" if not duplicate else f"duplicate-deck:{deal}"
-        hand = Hand(stakes, stacks, rng=session_rng(seed, deck))
+        counted = first_hand + number + 1
+        stakes = home.stakes(counted, n, small_blind, big_blind, straddles=straddles)
+        options = home.hand_options(counted)
+        hand = Hand(stakes, stacks, rng=session_rng(seed, deck), options=options)
         play_hand(
             hand,
             [strategies[seat] for seat in order],

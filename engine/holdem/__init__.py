@@ -1,15 +1,21 @@
-"""No-Limit Texas Hold'em: a sans-IO hand state machine, side pots, and PHH hand histories."""
+"""No-Limit Texas Hold'em: a sans-IO hand state machine, side pots, home-game options, and PHH
+hand histories."""
 
 from engine.errors import ActionNotAllowedError, NotYourTurnError
 from engine.holdem.actions import (
     Action,
     ActionKind,
+    AfterHandAction,
+    AfterHandChoices,
     Call,
     Check,
+    ChooseRunCount,
     Fold,
     LegalActions,
     Muck,
+    RabbitHunt,
     RaiseTo,
+    Reveal,
     Show,
 )
 from engine.holdem.errors import (
@@ -23,15 +29,21 @@ from engine.holdem.events import (
     BetReturned,
     BlindPosted,
     BoardDealt,
+    BountyPaid,
     CardsMucked,
     CardsShown,
     Event,
     HandEnded,
     HoleCardsDealt,
+    HoleCardsRevealed,
     PlayerActed,
     PotAwarded,
+    RabbitHunted,
+    RunCountChosen,
+    RunCountSettled,
 )
 from engine.holdem.hand import Hand, Phase, ShowdownMode, stacked_deck
+from engine.holdem.options import HandOptions, HomeGameOptions, StraddleKind
 from engine.holdem.pots import Pot
 from engine.holdem.stakes import Stakes
 from engine.holdem.streets import Street
@@ -40,21 +52,28 @@ __all__ = [
     "Action",
     "ActionKind",
     "ActionNotAllowedError",
+    "AfterHandAction",
+    "AfterHandChoices",
     "AntePosted",
     "BetReturned",
     "BlindPosted",
     "BoardDealt",
+    "BountyPaid",
     "Call",
     "CardsMucked",
     "CardsShown",
     "Check",
+    "ChooseRunCount",
     "Event",
     "Fold",
     "Hand",
     "HandCompleteError",
     "HandEnded",
+    "HandOptions",
     "HoldemError",
     "HoleCardsDealt",
+    "HoleCardsRevealed",
+    "HomeGameOptions",
     "InvalidSetupError",
     "LegalActions",
     "Muck",
@@ -63,11 +82,17 @@ __all__ = [
     "PlayerActed",
     "Pot",
     "PotAwarded",
+    "RabbitHunt",
+    "RabbitHunted",
     "RaiseAmountError",
     "RaiseTo",
+    "Reveal",
+    "RunCountChosen",
+    "RunCountSettled",
     "Show",
     "ShowdownMode",
     "Stakes",
+    "StraddleKind",
     "Street",
     "stacked_deck",
 ]

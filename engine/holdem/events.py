@@ -66,10 +66,16 @@ class BetReturned:
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
-    """Community cards were dealt on ``street`` (the flop, turn or river)."""
+    """Community cards were dealt on ``street`` (the flop, turn or river).
+
+    ``board`` says which board they went to: 0 normally; with a double board, 0 or 1; when the
+    board is run several times, the run (0 for the first). A run starts with the cards every run
+    shares (the streets dealt before everyone was all in), so only its own streets are dealt.
+    """
 
     street: Street
     cards: tuple[Card, ...]
+    board: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +108,9 @@ class PotAwarded:
     eligible: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]
     description: str
+    board: int = 0
+    """With several boards or runs each pot is split between them (the odd chip to board 0)
+    and each part is awarded on its own board: one event per pot and board."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +119,52 @@ class HandEnded:
 
     stacks: tuple[int, ...]
     net: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunCountChosen:
+    """A player all in before the river chose how many times to run the board (1 = once)."""
+
+    player: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunCountSettled:
+    """Everyone asked has chosen: the board runs ``count`` times (1 unless all chose alike)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsRevealed:
+    """After the hand, a player showed hole cards nobody had seen (one or both)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RabbitHunted:
+    """After a hand that ended early, ``player`` asked to see the cards that would have come
+    on ``board``. Only a look: nothing about the result changes."""
+
+    player: int
+    cards: tuple[Card, ...]
+    board: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BountyPaid:
+    """The 7-2 game: ``payer`` owes ``winner``, who won a pot with 7-2 offsuit and showed it.
+
+    Paid from the chips the payer has in play after the pots (``Hand.stacks``), capped at what is
+    there; ``Hand.stacks_after_bounties`` applies these events. The table moves the chips.
+    """
+
+    payer: int
+    winner: int
+    amount: int
 
 
 Event = (
@@ -123,4 +178,9 @@ Event = (
     | CardsMucked
     | PotAwarded
     | HandEnded
+    | RunCountChosen
+    | RunCountSettled
+    | HoleCardsRevealed
+    | RabbitHunted
+    | BountyPaid
 )

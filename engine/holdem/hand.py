@@ -15,6 +15,17 @@ exactly (our differential tests hold us to it), which also are the TDA's: amount
 totals; the minimum raise is the largest raise increment of the street, at least the minimum bet;
 an all-in for less than a full raise does not reopen the betting to players who already acted;
 uncalled bets are returned; the odd chip goes to the first winner left of the button.
+
+Home-game options (``HandOptions``) follow PokerKit too. Run it N times: when the players still
+in are all in before the river, each of them chooses a run count (``turn`` offers
+``ChooseRunCount``, any of them may answer first); only if all choose the same count is the rest
+of the board dealt that many times, run after run (burn, street, burn, street...), and every pot
+is split evenly between the runs with the odd chips to the first run, then split on each run
+between its winners. A double board deals each street to both boards after one burn, and splits
+every pot between the boards the same way. A bomb pot skips preflop betting. Once the hand is
+complete, ``after_hand(player)`` says what each player may still do: reveal hole cards nobody
+saw, or rabbit hunt; neither changes the result, and a 7-2 bounty (``BountyPaid``) is the only
+chip movement after ``HandEnded``.
 """
 
 from __future__ import annotations
@@ -25,17 +36,22 @@ from collections import deque
 from collections.abc import Sequence
 from enum import Enum
 
-from engine.cards import DECK, Card, format_cards
-from engine.errors import NotYourTurnError
+from engine.cards import DECK, Card, Rank, format_cards
+from engine.errors import ActionNotAllowedError, NotYourTurnError
 from engine.evaluate import HandValue, evaluate
 from engine.holdem.actions import (
     Action,
     ActionKind,
+    AfterHandAction,
+    AfterHandChoices,
     Call,
     Check,
+    ChooseRunCount,
     Fold,
     LegalActions,
+    RabbitHunt,
     RaiseTo,
+    Reveal,
     Show,
 )
 from engine.holdem.errors import HandCompleteError, InvalidSetupError
@@ -44,14 +60,20 @@ from engine.holdem.events import (
     BetReturned,
     BlindPosted,
     BoardDealt,
+    BountyPaid,
     CardsMucked,
     CardsShown,
     Event,
     HandEnded,
     HoleCardsDealt,
+    HoleCardsRevealed,
     PlayerActed,
     PotAwarded,
+    RabbitHunted,
+    RunCountChosen,
+    RunCountSettled,
 )
+from engine.holdem.options import PLAIN, HandOptions
 from engine.holdem.pots import Pot, build_pots, split
 from engine.holdem.stakes import Stakes
 from engine.holdem.streets import Street
@@ -84,6 +106,13 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
     return deck
 
 
+def _check_options(options: HandOptions, n: int) -> None:
+    if not isinstance(options, HandOptions):
+        raise InvalidSetupError(f"options must be HandOptions, not {options!r}")
+    if _cards_needed(n, options.boards) > len(DECK):
+        raise InvalidSetupError(f"{n} players cannot play {options.boards} boards")
+
+
 def _check_setup(stakes: Stakes, stacks: Sequence[int]) -> None:
     n = len(stacks)
     if not 2 <= n <= MAX_PLAYERS:
@@ -95,11 +124,16 @@ def _check_setup(stakes: Stakes, stacks: Sequence[int]) -> None:
             raise InvalidSetupError(f"every starting stack must be a whole number > 0: {stack!r}")
 
 
-def _checked_deck(deck: Sequence[Card], players: int) -> list[Card]:
+def _cards_needed(players: int, boards: int) -> int:
+    """Hole cards, three burns and every board's five cards."""
+    return 2 * players + 3 + 5 * boards
+
+
+def _checked_deck(deck: Sequence[Card], players: int, boards: int) -> list[Card]:
     cards = list(deck)
     if len(set(cards)) != len(cards):
         raise InvalidSetupError("the deck holds the same card twice")
-    if len(cards) < 2 * players + 8:
+    if len(cards) < _cards_needed(players, boards):
         raise InvalidSetupError(f"{len(cards)} cards are not enough for {players} players")
     return cards
 
@@ -111,8 +145,10 @@ class Phase(Enum):
     """Waiting for the player to act to fold, check, call or raise."""
     SHOWDOWN = "showdown"
     """Manual showdown only: waiting for a player to show or muck."""
+    RUN_COUNT = "run count"
+    """Everyone is all in before the river: each player still in chooses a run count."""
     COMPLETE = "complete"
-    """Every pot has been awarded."""
+    """Every pot has been awarded; ``after_hand`` says what players may still do."""
 
 
 class ShowdownMode(Enum):
@@ -136,24 +172,31 @@ class Hand:
         deck: Sequence[Card] | None = None,
         rng: random.Random | None = None,
         showdown: ShowdownMode = ShowdownMode.AUTO,
+        options: HandOptions = PLAIN,
     ) -> None:
         """Post the forced bets and deal.
 
         ``deck`` is the order cards come out in: hole cards one at a time round the table from
-        player 0, then a burn and the flop, a burn and the turn, a burn and the river. Without a
-        deck, a fresh one is shuffled from ``rng`` (default: the OS's secure generator).
+        player 0, then a burn and the flop, a burn and the turn, a burn and the river (a double
+        board deals each street to board 0 then board 1 after one burn; runs follow each other,
+        a burn before every street). Without a deck, a fresh one is shuffled from ``rng``
+        (default: the OS's secure generator).
         """
         n = len(stacks)
         _check_setup(stakes, stacks)
+        if options is not PLAIN:
+            _check_options(options, n)
+            self._options = options
+            if options.boards > 1:
+                self._extra_boards = tuple([] for _ in range(options.boards - 1))
         if deck is not None:
-            cards = _checked_deck(deck, n)
+            cards = _checked_deck(deck, n, options.boards)
             self._rng: random.Random | None = None
         else:
             # Cards are drawn by a Fisher-Yates step each: as uniform as shuffling the whole
             # deck first, without the work for the ~30 cards a hand never reaches.
             cards = list(DECK)
             self._rng = rng if rng is not None else secrets.SystemRandom()
-
         self._stakes = stakes
         self._player_count = n
         self._showdown_mode = showdown
@@ -171,7 +214,6 @@ class Hand:
         self._action_count = 0
         self._events: list[Event] = []
         self._phh_actions: list[str] = []
-
         self._deck = cards
         self._dealt = 0
         self._actors: deque[int] = deque()
@@ -181,10 +223,26 @@ class Hand:
         self._opener = 0
         self._showdown_queue: deque[int] = deque()
         self._runout = False
-        self._values: dict[int, HandValue] = {}
+        self._values: dict[int | tuple[int, int], HandValue] = {}
         self._blinds = [stakes.blind_of(i) for i in range(n)]
         self._legal: tuple[int, LegalActions] | None = None
         self._start()
+
+    # The state of the home-game options. A plain hand never touches it, so it starts as these
+    # class-wide immutable values and a hand replaces (never mutates) them: building it for
+    # every hand cost the base game measurable speed (bench/holdem_engine.py).
+    _options: HandOptions = PLAIN
+    _extra_boards: tuple[list[Card], ...] = ()
+    """Board 1 of a double board, or runs 2.. of a board run several times."""
+    _run_count = 1
+    _run_max = 0
+    _run_queue: tuple[int, ...] = ()
+    _run_choices: tuple[int, ...] = ()
+    _revealed: tuple[tuple[int, ...], ...] = ()
+    _rabbit_hunted = False
+    _bounty_net: tuple[int, ...] = ()
+    _bounty_winners: frozenset[int] = frozenset()
+    _after_hand_lines: tuple[str, ...] = ()
 
     # ----------------------------------------------------------------- what the hand says
 
@@ -245,8 +303,42 @@ class Hand:
 
     @property
     def board(self) -> tuple[Card, ...]:
-        """The community cards dealt so far."""
+        """The community cards dealt so far (the first board, or the first run)."""
         return tuple(self._board)
+
+    @property
+    def boards(self) -> tuple[tuple[Card, ...], ...]:
+        """Every board: one, two with a double board, or one per run once the board has run
+        several times (each run repeats the cards dealt before the all-in)."""
+        return tuple(tuple(board) for board in (self._board, *self._extra_boards))
+
+    @property
+    def options(self) -> HandOptions:
+        """The home-game options this hand plays with."""
+        return self._options
+
+    @property
+    def run_count(self) -> int:
+        """How many times the board was run (1 until players agreed on more)."""
+        return self._run_count
+
+    @property
+    def revealed(self) -> tuple[tuple[int, ...], ...]:
+        """The indices of each player's hole cards revealed after the hand (``Reveal``)."""
+        return self._revealed or ((),) * self._player_count
+
+    @property
+    def after_hand_lines(self) -> tuple[str, ...]:
+        """Reveals and rabbit hunts after the hand, as PHH-style lines (``p1 sm 7h``,
+        ``p2 rh 9s2h``); PHH files keep them in the user-defined field ``_after_hand``."""
+        return self._after_hand_lines
+
+    @property
+    def stacks_after_bounties(self) -> tuple[int, ...]:
+        """``stacks`` with the 7-2 bounties paid so far applied (equal to it without any)."""
+        if not self._bounty_net:
+            return tuple(self._stacks)
+        return tuple(s + b for s, b in zip(self._stacks, self._bounty_net, strict=True))
 
     @property
     def street(self) -> Street:
@@ -299,6 +391,8 @@ class Hand:
             return legal
         if self._phase is Phase.SHOWDOWN:
             return self._showdown_choices(self._showdown_queue[0])
+        if self._phase is Phase.RUN_COUNT:
+            return self._run_count_choices(self._run_queue[0])
         return None
 
     @property
@@ -323,6 +417,11 @@ class Hand:
             if player not in self._showdown_queue:
                 raise NotYourTurnError(f"player {player + 1} has nothing to show or muck")
             return self._showdown_choices(player)
+        if self._phase is Phase.RUN_COUNT:
+            # Every player asked answers at once (buttons in Discord): any of them may be first.
+            if player not in self._run_queue:
+                raise NotYourTurnError(f"player {player + 1} has no run count to choose")
+            return self._run_count_choices(player)
         turn = self.turn
         assert turn is not None  # betting always has a player to act
         if player != turn.player:
@@ -343,6 +442,38 @@ class Hand:
             at_showdown=True,
             can_muck=not alone,
         )
+
+    def _run_count_choices(self, player: int) -> LegalActions:
+        return LegalActions(
+            player=player,
+            can_fold=False,
+            can_check=False,
+            call_amount=None,
+            min_raise_to=None,
+            max_raise_to=None,
+            bet_so_far=0,
+            is_bet=False,
+            max_run_count=self._run_max,
+        )
+
+    def after_hand(self, player: int) -> AfterHandChoices:
+        """What ``player`` may do once the hand is complete; ``act`` accepts exactly that.
+
+        Raises ``ActionNotAllowedError`` while the hand is still being played, and
+        ``NotYourTurnError`` for a player not dealt in.
+        """
+        if self._phase is not Phase.COMPLETE:
+            raise ActionNotAllowedError("showing cards or rabbit hunting waits for the hand's end")
+        if not isinstance(player, int) or not 0 <= player < self._player_count:
+            raise NotYourTurnError(f"{player!r} was not dealt in")
+        if self._shown[player]:
+            revealable: tuple[int, ...] = ()
+        else:
+            revealable = tuple(i for i in (0, 1) if i not in self.revealed[player])
+        can_hunt = (
+            self._options.rabbit_hunt and not self._rabbit_hunted and self._street < Street.RIVER
+        )
+        return AfterHandChoices(player, revealable, can_hunt)
 
     def _betting_choices(self, player: int) -> LegalActions:
         bets = self._bets
@@ -404,6 +535,8 @@ class Hand:
         for name, value in self.__dict__.items():
             mutable = isinstance(value, list | set | deque | dict)
             twin.__dict__[name] = value.copy() if mutable else value
+        if self._extra_boards:
+            twin._extra_boards = tuple(list(board) for board in self._extra_boards)
         if self._rng is not None and not isinstance(self._rng, secrets.SystemRandom):
             rng = random.Random()
             rng.setstate(self._rng.getstate())
@@ -418,7 +551,7 @@ class Hand:
 
     # ----------------------------------------------------------------------- acting
 
-    def act(self, player: int, action: Action) -> list[Event]:
+    def act(self, player: int, action: Action | AfterHandAction) -> list[Event]:
         """Apply ``player``'s action and return the events it caused.
 
         Raises ``NotYourTurnError``, ``ActionNotAllowedError``, ``RaiseAmountError`` or
@@ -429,6 +562,9 @@ class Hand:
         actors = self._actors
         if self._phase is Phase.BETTING and actors and player == actors[0]:
             turn = self.turn  # the usual case, and the memo of what the caller just read
+        elif self._phase is Phase.COMPLETE and isinstance(action, Reveal | RabbitHunt):
+            self._act_after_hand(player, action)
+            return self._events[first_new:]
         else:
             turn = self._choices_of(player)
         assert turn is not None
@@ -442,6 +578,8 @@ class Hand:
             self._fold(player)
         elif isinstance(action, RaiseTo):
             self._raise_to(player, action.amount)
+        elif isinstance(action, ChooseRunCount):
+            self._choose_run_count(player, action.count)
         else:
             if kind is Show:
                 self._show(player)
@@ -449,6 +587,13 @@ class Hand:
                 self._muck(player)
             self._after_showdown_action(player)
         return self._events[first_new:]
+
+    def _act_after_hand(self, player: int, action: AfterHandAction) -> None:
+        self.after_hand(player).verify(action)
+        if isinstance(action, Reveal):
+            self._reveal(player, action.cards)
+        else:
+            self._rabbit_hunt(player)
 
     def _fold(self, player: int) -> None:
         self._actors.popleft()
@@ -580,6 +725,11 @@ class Hand:
             or (len(self._actors) == 1 and bets[self._actors[0]] >= max(bets))
         ):
             self._end_betting()
+        elif self._street is Street.PREFLOP and self._options.bomb_pot:
+            # A bomb pot has no preflop betting. PokerKit knows no bomb pot, so the history
+            # records the check-around PokerKit would need to reach the flop.
+            self._phh_actions.extend(f"p{i + 1} cc" for i in self._actors)
+            self._end_betting()
 
     def _end_betting(self) -> None:
         self._actors.clear()
@@ -592,6 +742,8 @@ class Hand:
         self._collect_bets()
         if live_count == 1:
             self._award()
+        elif self._runout and self._street is not Street.RIVER and self._offers_runs():
+            self._begin_run_count()
         elif self._street is Street.RIVER or self._runout:
             self._begin_showdown()
         else:
@@ -613,12 +765,67 @@ class Hand:
             bets[i] = 0
 
     def _deal_next_street(self) -> None:
-        self._street = Street(self._street + 1)
+        self._street = street = Street(self._street + 1)
         self._draw()  # burn
-        cards = tuple(self._draw() for _ in range(BOARD_CARDS_BY_STREET[self._street]))
+        count = BOARD_CARDS_BY_STREET[street]
+        cards = tuple(self._draw() for _ in range(count))
         self._board.extend(cards)
-        self._events.append(BoardDealt(self._street, cards))
+        self._events.append(BoardDealt(street, cards))
         self._phh_actions.append(f"d db {''.join(map(str, cards))}")
+        if self._extra_boards:
+            self._deal_extra_boards(street, count)
+
+    def _deal_extra_boards(self, street: Street, count: int) -> None:
+        """A double board: the same street again, for the next board, without another burn."""
+        for index, board in enumerate(self._extra_boards, 1):
+            cards = tuple(self._draw() for _ in range(count))
+            board.extend(cards)
+            self._events.append(BoardDealt(street, cards, index))
+            self._phh_actions.append(f"d db {''.join(map(str, cards))}")
+
+    # ------------------------------------------------------------------ running it N times
+
+    def _offers_runs(self) -> bool:
+        """Whether the players all in may choose a run count, and how many runs the deck
+        holds (``_run_max``): each run needs a burn and the cards of every street to come."""
+        if self._options.max_run_count < 2 or self._run_choices:
+            return False
+        per_run = sum(1 + BOARD_CARDS_BY_STREET[s] for s in range(self._street + 1, 4))
+        self._run_max = min(self._options.max_run_count, (len(self._deck) - self._dealt) // per_run)
+        return self._run_max > 1
+
+    def _begin_run_count(self) -> None:
+        # PokerKit asks every player still in, in seat order from player 0.
+        self._run_queue = tuple(i for i in range(self._player_count) if self._live[i])
+        self._phase = Phase.RUN_COUNT
+
+    def _choose_run_count(self, player: int, count: int) -> None:
+        self._run_queue = tuple(i for i in self._run_queue if i != player)
+        self._run_choices += (count,)
+        self._action_count += 1
+        self._events.append(RunCountChosen(player, count))
+        if self._run_queue:
+            return
+        choices = set(self._run_choices)
+        self._run_count = choices.pop() if len(choices) == 1 else 1
+        self._events.append(RunCountSettled(self._run_count))
+        self._phase = Phase.BETTING
+        self._begin_showdown()
+
+    def _deal_runs(self) -> None:
+        """Deal the rest of the board ``_run_count`` times, run after run, as PokerKit does."""
+        split_street = self._street
+        shared = list(self._board)
+        runs = [self._board] + [list(shared) for _ in range(1, self._run_count)]
+        self._extra_boards = tuple(runs[1:])
+        for run, board in enumerate(runs):
+            for street in range(split_street + 1, 4):
+                self._draw()  # burn
+                cards = tuple(self._draw() for _ in range(BOARD_CARDS_BY_STREET[street]))
+                board.extend(cards)
+                self._events.append(BoardDealt(Street(street), cards, run))
+                self._phh_actions.append(f"d db {''.join(map(str, cards))}")
+        self._street = Street.RIVER
 
     # ------------------------------------------------------------------- showdown
 
@@ -645,7 +852,8 @@ class Hand:
         self._end_showdown()
 
     def _could_win(self, player: int, pots: list[Pot]) -> bool:
-        """Whether the player ties or beats every shown hand in some pot they can win."""
+        """Whether the player ties or beats every shown hand in some pot they can win, on some
+        board (PokerKit's test before it kills a hand)."""
         value = self._value(player)
         for pot in pots:
             if player not in pot.eligible:
@@ -653,13 +861,32 @@ class Hand:
             shown = [self._value(i) for i in pot.eligible if self._shown[i]]
             if not shown or value >= max(shown):
                 return True
+        for board in range(1, 1 + len(self._extra_boards)):
+            value = self._value_on(player, board)
+            for pot in pots:
+                if player not in pot.eligible:
+                    continue
+                shown = [self._value_on(i, board) for i in pot.eligible if self._shown[i]]
+                if not shown or value >= max(shown):
+                    return True
         return False
 
     def _value(self, player: int) -> HandValue:
+        """The player's value on board 0 (the only board, usually), cached."""
         value = self._values.get(player)
         if value is None:
             value = evaluate((*self._hole_cards[player], *self._board))
             self._values[player] = value
+        return value
+
+    def _value_on(self, player: int, board: int) -> HandValue:
+        if board == 0:
+            return self._value(player)
+        key = (board, player)
+        value = self._values.get(key)
+        if value is None:
+            value = evaluate((*self._hole_cards[player], *self._extra_boards[board - 1]))
+            self._values[key] = value
         return value
 
     def _after_showdown_action(self, player: int) -> None:
@@ -681,6 +908,8 @@ class Hand:
         self._phh_actions.append(f"p{player + 1} sm")
 
     def _end_showdown(self) -> None:
+        if self._run_count > 1:
+            self._deal_runs()
         while self._street is not Street.RIVER:
             self._deal_next_street()
         # Values computed before the board was complete are stale.
@@ -700,28 +929,100 @@ class Hand:
             ]
             for player in dead:
                 self._live[player] = False
+        boards = 1 + len(self._extra_boards) if live_count > 1 else 1
         for index, pot in enumerate(self.pots()):
             if not pot.eligible:  # pragma: no cover - mucks that would empty a pot are refused
                 raise AssertionError("a pot with no eligible player")
-            if live_count == 1:
-                # Won unopposed: by folds (nothing to describe) or because the rest mucked.
-                winners = list(pot.eligible)
-                winner = winners[0]
-                shown = self._shown[winner] and len(self._board) == 5
-                description = self._value(winner).description if shown else ""
-            else:
-                values = {i: self._value(i) for i in pot.eligible}
-                best = max(values.values())
-                winners = [i for i in pot.eligible if values[i] == best]
-                description = best.description
-            shares = split(pot.amount, winners)
-            for player, share in shares:
-                self._stacks[player] += share
-            self._events.append(
-                PotAwarded(index, pot.amount, pot.eligible, tuple(shares), description)
-            )
+            # Several boards split each pot evenly, the odd chips to board 0 (PokerKit's rule);
+            # a part too small to hold a chip is not awarded at all.
+            if boards == 1:
+                self._award_on(index, pot, pot.amount, 0, live_count)
+                continue
+            part, odd = divmod(pot.amount, boards)
+            for board in range(boards):
+                amount = part + odd if board == 0 else part
+                if amount:
+                    self._award_on(index, pot, amount, board, live_count)
         self._contributed = [0] * self._player_count
         self._dead_money = 0
         self._phase = Phase.COMPLETE
         net = tuple(s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True))
         self._events.append(HandEnded(tuple(self._stacks), net))
+        if self._options.seven_deuce_bounty:
+            for player in sorted(self._pot_winners()):
+                self._claim_bounty(player)
+
+    def _award_on(self, index: int, pot: Pot, amount: int, board: int, live_count: int) -> None:
+        if live_count == 1:
+            # Won unopposed: by folds (nothing to describe) or because the rest mucked.
+            winners = list(pot.eligible)
+            winner = winners[0]
+            shown = self._shown[winner] and len(self._board) == 5
+            description = self._value(winner).description if shown else ""
+        else:
+            if board == 0:
+                values = {i: self._value(i) for i in pot.eligible}
+            else:
+                values = {i: self._value_on(i, board) for i in pot.eligible}
+            best = max(values.values())
+            winners = [i for i in pot.eligible if values[i] == best]
+            description = best.description
+        shares = split(amount, winners)
+        for player, share in shares:
+            self._stacks[player] += share
+        self._events.append(
+            PotAwarded(index, amount, pot.eligible, tuple(shares), description, board)
+        )
+
+    # ------------------------------------------------------------------ after the hand
+
+    def _pot_winners(self) -> set[int]:
+        """The players who won chips from some pot (or part of one)."""
+        events = self._events
+        awards = [event for event in events if isinstance(event, PotAwarded)]
+        return {player for award in awards for player, share in award.shares if share}
+
+    def _reveal(self, player: int, indices: tuple[int, ...]) -> None:
+        revealed = list(self.revealed)
+        revealed[player] = tuple(sorted({*revealed[player], *indices}))
+        self._revealed = tuple(revealed)
+        hole = self._hole_cards[player]
+        cards = tuple(hole[i] for i in sorted(indices))
+        self._events.append(HoleCardsRevealed(player, cards))
+        self._after_hand_lines += (f"p{player + 1} sm {format_cards(cards, sep='')}",)
+        if self._options.seven_deuce_bounty and player in self._pot_winners():
+            self._claim_bounty(player)
+
+    def _rabbit_hunt(self, player: int) -> None:
+        """Deal on from the same deck, burns included, what the streets left would have been."""
+        self._rabbit_hunted = True
+        hunted: list[list[Card]] = [[] for _ in range(1 + len(self._extra_boards))]
+        for street in range(self._street + 1, 4):
+            self._draw()  # burn
+            for cards in hunted:
+                cards.extend(self._draw() for _ in range(BOARD_CARDS_BY_STREET[street]))
+        for board, cards in enumerate(hunted):
+            self._events.append(RabbitHunted(player, tuple(cards), board))
+            self._after_hand_lines += (f"p{player + 1} rh {format_cards(cards, sep='')}",)
+
+    def _claim_bounty(self, player: int) -> None:
+        """The 7-2 game: a pot winner whose 7-2 offsuit everyone has seen collects the bounty
+        from every other player dealt in, each paying what they have left, up to the bounty."""
+        first, second = self._hole_cards[player]
+        seen = self._shown[player] or len(self.revealed[player]) == 2
+        seven_deuce = {first.rank, second.rank} == {Rank.SEVEN, Rank.TWO}
+        if not seen or not seven_deuce or first.suit == second.suit:
+            return
+        if player in self._bounty_winners:
+            return
+        self._bounty_winners |= {player}
+        net = list(self._bounty_net or (0,) * self._player_count)
+        for payer in range(self._player_count):
+            if payer == player:
+                continue
+            amount = min(self._options.seven_deuce_bounty, self._stacks[payer] + net[payer])
+            if amount:
+                net[payer] -= amount
+                net[player] += amount
+                self._events.append(BountyPaid(payer, player, amount))
+        self._bounty_net = tuple(net)

@@ -5,6 +5,15 @@ We follow PokerKit's reading of the standard: player 1 (``p1``) sits first left 
 history that leaves out routine checks or folds is completed the way PokerKit completes it (an
 action naming a player who is not to act first checks, or else folds, for the skipped players).
 An action that is illegal for the player whose turn it is stays an error.
+
+Home-game options have no PHH notation, so Felt writes them as user-defined fields, which
+PokerKit keeps and ignores: ``_runout_count = K`` (how many times the board ran, 1 = once; each
+run's streets follow as ``d db`` lines, run after run, in PokerKit's dealing order),
+``_board_count = 2`` (a double board: each street one ``d db`` line per board), ``_bomb_pot =
+true`` (the preflop check-around PokerKit needs is written as ``cc`` actions and skipped on
+reading), ``_seven_deuce_bounty = X``, ``_rabbit_hunt = true``, and ``_after_hand``: reveals and
+rabbit hunts after the hand (``"p1 sm 7h2c"``, ``"p2 rh 9s2h"``). Straddles need nothing new:
+``blinds_or_straddles`` lists them, and the file's ``min_bet`` is used as it is.
 """
 
 from __future__ import annotations
@@ -16,11 +25,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import Card, parse_card
+from engine.cards import DECK, Card, format_cards, parse_card
 from engine.errors import EngineError, MalformedInputError
-from engine.holdem.actions import Action, Call, Check, Fold, Muck, RaiseTo, Show
+from engine.holdem.actions import (
+    Action,
+    Call,
+    Check,
+    ChooseRunCount,
+    Fold,
+    Muck,
+    RabbitHunt,
+    RaiseTo,
+    Reveal,
+    Show,
+)
 from engine.holdem.errors import InvalidSetupError
-from engine.holdem.hand import Hand, Phase, ShowdownMode, stacked_deck
+from engine.holdem.events import BoardDealt, RunCountSettled
+from engine.holdem.hand import BOARD_CARDS_BY_STREET, Hand, Phase, ShowdownMode, stacked_deck
+from engine.holdem.options import MAX_BOARDS, MAX_RUN_COUNT, HandOptions
 from engine.holdem.stakes import Stakes
 
 SUPPORTED_VARIANT = "NT"
@@ -121,6 +143,29 @@ class HandHistory:
         value = self.extra.get("finishing_stacks")
         return tuple(value) if value is not None else None
 
+    @property
+    def runout_count(self) -> int:
+        """How many times the board ran (``_runout_count``; 1 when absent)."""
+        value: int = self.extra.get(RUNOUT_COUNT_FIELD, 1)
+        return value
+
+    @property
+    def after_hand(self) -> tuple[str, ...]:
+        """Reveals and rabbit hunts after the hand (``_after_hand``)."""
+        return tuple(self.extra.get(AFTER_HAND_FIELD, ()))
+
+    @property
+    def hand_options(self) -> HandOptions:
+        """The home-game options the user-defined fields describe."""
+        extra = self.extra
+        return HandOptions(
+            max_run_count=self.runout_count,
+            bomb_pot=extra.get("_bomb_pot", False),
+            boards=extra.get("_board_count", 1),
+            seven_deuce_bounty=extra.get("_seven_deuce_bounty", 0),
+            rabbit_hunt=extra.get("_rabbit_hunt", False),
+        )
+
 
 # ------------------------------------------------------------------------------ reading
 
@@ -193,7 +238,36 @@ def from_mapping(table: Mapping[str, Any]) -> HandHistory:
         raise PhhError("ante_trimming_status must be true or false")
     known = {*REQUIRED_FIELDS, "ante_trimming_status"}
     extra = {key: value for key, value in table.items() if key not in known}
+    _check_option_fields(extra)
     return HandHistory(antes, blinds, min_bet, stacks, tuple(actions), trimming, variant, extra)
+
+
+RUNOUT_COUNT_FIELD = "_runout_count"
+AFTER_HAND_FIELD = "_after_hand"
+
+
+def _check_option_fields(extra: Mapping[str, Any]) -> None:
+    """Refuse a home-game field Felt would otherwise misread."""
+    bounds = {
+        RUNOUT_COUNT_FIELD: (1, MAX_RUN_COUNT),
+        "_board_count": (1, MAX_BOARDS),
+        "_seven_deuce_bounty": (0, None),
+    }
+    for name, (low, high) in bounds.items():
+        if name not in extra:
+            continue
+        value = extra[name]
+        if not _is_int(value) or value < low or (high is not None and value > high):
+            top = "" if high is None else f" to {high}"
+            raise PhhError(f"{name} must be a whole number {low}{top}, not {value!r}")
+    for name in ("_bomb_pot", "_rabbit_hunt"):
+        if not isinstance(extra.get(name, False), bool):
+            raise PhhError(f"{name} must be true or false")
+    lines = extra.get(AFTER_HAND_FIELD, [])
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        raise PhhError(f"{AFTER_HAND_FIELD} must be a list of strings")
+    if extra.get("_board_count", 1) > 1 and extra.get(RUNOUT_COUNT_FIELD, 1) > 1:
+        raise PhhError("a double board runs once: _runout_count must be 1")
 
 
 def _check_field_names(table: Mapping[str, Any]) -> None:
@@ -319,7 +393,8 @@ def replay(history: HandHistory) -> Hand:
     """Play the history's actions through the engine and return the finished hand.
 
     Raises ``PhhError`` for malformed actions and ``ReplayError`` naming the first action that
-    is illegal, or when the actions stop before the hand is over.
+    is illegal, or when the actions stop before the hand is over. The run count, when players
+    choose one, is the history's ``_runout_count``; the ``_after_hand`` lines are played last.
     """
     players = len(history.starting_stacks)
     lines: list[tuple[int, str, _Line]] = []
@@ -330,50 +405,93 @@ def replay(history: HandHistory) -> Hand:
             raise ReplayError(index, text, str(error)) from None
         if line is not None:
             lines.append((index, text, line))
-    deck = _deck_for(players, [line for _, _, line in lines])
-    try:
-        hand = Hand(
-            history.stakes, history.starting_stacks, deck=deck, showdown=ShowdownMode.MANUAL
-        )
-    except EngineError as error:
-        raise PhhError(str(error)) from None
+    after = _after_hand_lines(history, players)
+    hand = _hand_for(history, [line for _, _, line in lines], after)
+    # A bomb pot's check-around is in the history for PokerKit; the engine wrote it already.
+    skipped = [text for text in hand.phh_actions if not text.startswith("d ")]
     board_seen = 0
     for index, text, line in lines:
         try:
+            _choose_runs(hand, history.runout_count)
+            if not board_seen and _skips_check(skipped, line, players):
+                continue
             while True:
                 action = _engine_action(hand, line, board_seen)
                 if action is None:
                     break
                 player, move, repaired = action
                 hand.act(player, move)
+                _choose_runs(hand, history.runout_count)
                 if not repaired:
                     break
         except EngineError as error:
             raise ReplayError(index, text, str(error)) from None
         if isinstance(line, _DealBoard):
             board_seen += len(line.cards)
+    last = (len(history.actions) - 1, history.actions[-1] if history.actions else "")
+    if hand.phase is Phase.RUN_COUNT:  # the history ends as the players all go all in
+        try:
+            _choose_runs(hand, history.runout_count)
+        except EngineError as error:
+            raise ReplayError(*last, str(error)) from None
     if hand.phase is Phase.SHOWDOWN:
         # A history may stop at showdown; the hands still due are shown, as the cards are known.
         while (turn := hand.turn) is not None:
             hand.act(turn.player, Show())
     if not hand.is_complete:
-        raise ReplayError(
-            len(history.actions) - 1,
-            history.actions[-1] if history.actions else "",
-            "the actions end before the hand is over",
-        )
+        raise ReplayError(*last, "the actions end before the hand is over")
+    if hand.run_count != history.runout_count:
+        ran = "once" if hand.run_count == 1 else f"{hand.run_count} times"
+        raise ReplayError(*last, f"{RUNOUT_COUNT_FIELD} is {history.runout_count} but it ran {ran}")
+    _play_after_hand(hand, history.after_hand, after)
     return hand
+
+
+def _skips_check(skipped: list[str], line: _Line, players: int) -> bool:
+    """Whether ``line`` is the next check of a bomb pot's written check-around (then dropped)."""
+    if skipped and isinstance(line, _PlayerAction) and line == parse_action(skipped[0], players):
+        skipped.pop(0)
+        return True
+    return False
+
+
+def _hand_for(history: HandHistory, lines: Sequence[_Line], after: Sequence[_AfterHand]) -> Hand:
+    """The hand the history starts, dealing its known cards, to be played in manual showdown."""
+    try:
+        options = history.hand_options
+        deck = _deck_for(len(history.starting_stacks), lines, after, options)
+        return Hand(
+            history.stakes,
+            history.starting_stacks,
+            deck=deck,
+            showdown=ShowdownMode.MANUAL,
+            options=options,
+        )
+    except EngineError as error:
+        raise PhhError(str(error)) from None
+
+
+def _choose_runs(hand: Hand, count: int) -> None:
+    """Every player asked chooses the history's run count (its ``_runout_count``)."""
+    while hand.phase is Phase.RUN_COUNT and (turn := hand.turn) is not None:
+        if count > turn.max_run_count:
+            raise _OutOfTurn(
+                hand, f"{RUNOUT_COUNT_FIELD} is {count}; the deck holds {turn.max_run_count} runs"
+            )
+        hand.act(turn.player, ChooseRunCount(count))
 
 
 def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Action, bool] | None:
     """The engine action for a line, or a check/fold for a skipped player (``repaired``)."""
     turn = hand.turn
-    legal = None if turn is None or turn.at_showdown else turn  # the betting choices, if any
+    # The betting choices, if any.
+    legal = None if turn is None or turn.at_showdown or turn.max_run_count else turn
     match line:
         case _DealHole():
             return None
         case _DealBoard(cards=cards):
-            if hand.board[board_seen : board_seen + len(cards)] == tuple(cards):
+            dealt = [card for e in hand.events if isinstance(e, BoardDealt) for card in e.cards]
+            if dealt[board_seen : board_seen + len(cards)] == list(cards):
                 return None
             if legal is None:
                 raise _OutOfTurn(hand, "these board cards do not come now")
@@ -399,38 +517,149 @@ class _OutOfTurn(EngineError):
         super().__init__("the hand is already over" if hand.is_complete else reason)
 
 
-def _deck_for(players: int, lines: Sequence[_Line]) -> list[Card]:
+@dataclass(frozen=True, slots=True)
+class _AfterHand:
+    player: int
+    rabbit: bool
+    cards: tuple[Card, ...]
+
+
+def _after_hand_lines(history: HandHistory, players: int) -> list[_AfterHand]:
+    parsed = []
+    for text in history.after_hand:
+        match text.split():
+            case [label, ("sm" | "rh") as verb, cards]:
+                known = _parse_cards(cards)
+                if any(card is None for card in known):
+                    raise PhhError(f"{AFTER_HAND_FIELD}: {_quoted(text)} names unknown cards")
+                player = _parse_player(label, players)
+                shown = tuple(card for card in known if card is not None)
+                parsed.append(_AfterHand(player, verb == "rh", shown))
+            case _:
+                raise PhhError(f"{AFTER_HAND_FIELD}: {_quoted(text)} is not 'pN sm|rh CARDS'")
+    return parsed
+
+
+def _play_after_hand(hand: Hand, texts: Sequence[str], lines: Sequence[_AfterHand]) -> None:
+    hunted = False
+    for text, line in zip(texts, lines, strict=True):
+        try:
+            if line.rabbit:
+                if not hunted:
+                    hand.act(line.player, RabbitHunt())
+                    hunted = True
+                continue
+            hole = hand.hole_cards[line.player]
+            if not set(line.cards) <= set(hole):
+                raise PhhError(f"p{line.player + 1} was not dealt {format_cards(line.cards)}")
+            hand.act(line.player, Reveal(tuple(hole.index(card) for card in line.cards)))
+        except EngineError as error:
+            raise ReplayError(len(hand.phh_actions), text, str(error)) from None
+    if tuple(hand.after_hand_lines) != tuple(texts):
+        raise ReplayError(
+            len(hand.phh_actions), texts[-1], "the rabbit hunt does not match these cards"
+        )
+
+
+def _deck_for(
+    players: int, lines: Sequence[_Line], after: Sequence[_AfterHand], options: HandOptions
+) -> list[Card]:
     """A deck order that deals the history's known cards; unknown ones come from the rest."""
     holes: list[list[Card | None]] = [[] for _ in range(players)]
-    board: list[Card] = []
+    groups: list[tuple[Card, ...]] = []
     for line in lines:
         if isinstance(line, _DealHole):
             holes[line.player].extend(line.cards)
         elif isinstance(line, _DealBoard):
-            board.extend(line.cards)
-    for line in lines:
-        if isinstance(line, _PlayerAction) and line.verb == "show":
-            hole = holes[line.player]
-            shown = [card for card in line.cards if card is not None]
-            for card in shown:
-                if card in hole:
-                    continue
-                if None in hole:
-                    hole[hole.index(None)] = card
-                elif len(hole) < 2:
-                    hole.append(card)
-                else:
-                    raise PhhError(f"p{line.player + 1} shows {card}, which was not dealt to them")
+            groups.append(line.cards)
+    shown = [(line.player, line.cards) for line in lines if isinstance(line, _PlayerAction)]
+    shown += [(line.player, line.cards) for line in after if not line.rabbit]
+    for player, cards in shown:
+        hole = holes[player]
+        for card in cards:
+            if card is None or card in hole:
+                continue
+            if None in hole:
+                hole[hole.index(None)] = card
+            elif len(hole) < 2:
+                hole.append(card)
+            else:
+                raise PhhError(f"p{player + 1} shows {card}, which was not dealt to them")
     for hole in holes:
         if len(hole) > 2:
             raise PhhError("a hold'em player gets exactly two hole cards")
         hole.extend([None] * (2 - len(hole)))
-    if len(board) > 5:
-        raise PhhError("the board has more than five cards")
+    rabbit = [line.cards for line in after if line.rabbit]
     try:
+        if options.boards > 1:
+            return _double_board_deck(holes, groups, rabbit)
+        board = [card for cards in groups for card in cards]
+        if options.max_run_count > 1:
+            return _runs_deck(holes, groups)
+        board += [card for cards in rabbit[:1] for card in cards]
+        if len(board) > 5:
+            raise PhhError("the board has more than five cards")
         return stacked_deck(holes, board)
     except InvalidSetupError as error:
         raise PhhError(str(error)) from None
+
+
+def _runs_deck(
+    holes: Sequence[Sequence[Card | None]], groups: Sequence[Sequence[Card]]
+) -> list[Card]:
+    """The deck of a board run several times: each ``d db`` line is a street after a burn."""
+    return _deck_of(holes, [[cards] for cards in groups])
+
+
+def _double_board_deck(
+    holes: Sequence[Sequence[Card | None]],
+    groups: Sequence[Sequence[Card]],
+    rabbit: Sequence[Sequence[Card]],
+) -> list[Card]:
+    """The deck of a double board. The board cards come street by street, board 0's before
+    board 1's, however the ``d db`` lines group them (PokerKit writes a street's two boards as
+    one line, Felt as two); the rabbit's cards continue each board."""
+    dealt = iter([card for cards in groups for card in cards])
+    boards: list[list[Card]] = [[], []]
+    for count in BOARD_CARDS_BY_STREET[1:]:
+        for board in boards:
+            board.extend(card for _, card in zip(range(count), dealt, strict=False))
+    if next(dealt, None) is not None:
+        raise PhhError("a board has more than five cards")
+    for board, cards in zip(boards, rabbit, strict=False):
+        board.extend(cards)
+    if any(len(board) > 5 for board in boards):
+        raise PhhError("a board has more than five cards")
+    streets: list[list[Sequence[Card]]] = []
+    start = 0
+    for count in BOARD_CARDS_BY_STREET[1:]:
+        streets.append([board[start : start + count] for board in boards])
+        start += count
+    return _deck_of(holes, streets, cards_per_board=BOARD_CARDS_BY_STREET[1:])
+
+
+def _deck_of(
+    holes: Sequence[Sequence[Card | None]],
+    streets: Sequence[Sequence[Sequence[Card]]],
+    cards_per_board: Sequence[int] = (),
+) -> list[Card]:
+    """Holes round the table, then per street a burn and each board's cards; cards a street
+    misses (up to ``cards_per_board``) and the burns come from the unused cards in order."""
+    known = [card for hole in holes for card in hole if card is not None]
+    known += [card for street in streets for cards in street for card in cards]
+    if len(set(known)) != len(known):
+        raise PhhError("the same card is dealt twice")
+    used = set(known)
+    spare = iter([card for card in DECK if card not in used])
+    deck = [holes[p][r] or next(spare) for r in range(2) for p in range(len(holes))]
+    for number, street in enumerate(streets):
+        deck.append(next(spare))  # burn
+        for cards in street:
+            deck.extend(cards)
+            if number < len(cards_per_board):
+                deck.extend(next(spare) for _ in range(cards_per_board[number] - len(cards)))
+    deck.extend(spare)
+    return deck
 
 
 # ------------------------------------------------------------------------------ writing
@@ -439,18 +668,26 @@ def _deck_for(players: int, lines: Sequence[_Line]) -> list[Card]:
 def from_hand(hand: Hand, /, *, reveal: bool = True, **extra: Any) -> HandHistory:
     """The PHH of a hand played by the engine.
 
-    With ``reveal=False`` the hole cards of players who never showed them are written ``????``,
+    With ``reveal=False`` the hole cards of players who never showed them are written ``??``,
     which is what may be published to other players. ``extra`` adds optional fields (``hand``,
-    ``table``, ``players``, ``time``...); ``finishing_stacks`` is added once the hand is over.
+    ``table``, ``players``, ``time``...); ``finishing_stacks`` is added once the hand is over,
+    and the home-game fields (see the module docstring) when the hand used them.
     """
     actions = []
-    for line in hand.phh_actions:
-        words = line.split()
-        hidden = not reveal and words[:2] == ["d", "dh"] and not hand.shown[int(words[2][1:]) - 1]
-        actions.append(f"d dh {words[2]} ????" if hidden else line)
+    for text in hand.phh_actions:
+        words = text.split()
+        player = int(words[2][1:]) - 1 if words[:2] == ["d", "dh"] else -1
+        if not reveal and player >= 0 and not hand.shown[player]:
+            seen = hand.revealed[player]
+            hole = hand.hole_cards[player]
+            cards = "".join(str(card) if i in seen else "??" for i, card in enumerate(hole))
+            actions.append(f"d dh {words[2]} {cards}")
+        else:
+            actions.append(text)
     fields = dict(extra)
     if hand.is_complete:
         fields["finishing_stacks"] = list(hand.stacks)
+    fields.update(_option_fields(hand))
     stakes = hand.stakes
     return HandHistory(
         stakes.antes,
@@ -462,6 +699,24 @@ def from_hand(hand: Hand, /, *, reveal: bool = True, **extra: Any) -> HandHistor
         SUPPORTED_VARIANT,
         fields,
     )
+
+
+def _option_fields(hand: Hand) -> dict[str, Any]:
+    options = hand.options
+    fields: dict[str, Any] = {}
+    if any(isinstance(event, RunCountSettled) for event in hand.events):
+        fields[RUNOUT_COUNT_FIELD] = hand.run_count
+    if options.boards > 1:
+        fields["_board_count"] = options.boards
+    if options.bomb_pot:
+        fields["_bomb_pot"] = True
+    if options.seven_deuce_bounty:
+        fields["_seven_deuce_bounty"] = options.seven_deuce_bounty
+    if options.rabbit_hunt:
+        fields["_rabbit_hunt"] = True
+    if hand.after_hand_lines:
+        fields[AFTER_HAND_FIELD] = list(hand.after_hand_lines)
+    return fields
 
 
 def dumps(history: HandHistory) -> str:

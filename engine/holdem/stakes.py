@@ -52,6 +52,55 @@ class Stakes:
         blinds = (small_blind, big_blind) + (0,) * (players - 2)
         return cls((ante,) * players, blinds, big_blind, ante_trimming)
 
+    @classmethod
+    def straddled(
+        cls,
+        players: int,
+        small_blind: int,
+        big_blind: int,
+        ante: int = 0,
+        *,
+        straddles: int = 1,
+        button: bool = False,
+        ante_trimming: bool = True,
+    ) -> Stakes:
+        """Blinds plus straddles, each twice the one before (the first twice the big blind).
+
+        Under the gun (``button=False``) the straddles are posted by the players after the big
+        blind, up to ``straddles`` of them (a straddle and its re-straddles). The button straddle
+        ("Mississippi", ``button=True``, a single straddle) is posted by the button, and then the
+        small blind opens the betting. Either way the player after the biggest straddle acts
+        first preflop, as PokerKit reads ``blinds_or_straddles``. ``min_bet`` is the biggest
+        straddle: the straddle plays as the big blind of the hand, so raises go to at least twice
+        it preflop and bets after the flop are at least it (PokerKit has one minimum bet for
+        every street).
+        """
+        base = cls.standard(players, small_blind, big_blind, ante, ante_trimming=ante_trimming)
+        if players < 3:
+            raise InvalidSetupError("straddles need at least three players")
+        if button and straddles != 1:
+            raise InvalidSetupError("the button straddles once: no re-straddles after it")
+        if not 1 <= straddles <= players - 2:
+            raise InvalidSetupError(
+                f"{players} players can post 1 to {players - 2} straddles, not {straddles}"
+            )
+        blinds = list(base.blinds_or_straddles)
+        amount = big_blind
+        for n in range(straddles):
+            amount *= 2
+            blinds[players - 1 if button else 2 + n] = amount
+        return cls(base.antes, tuple(blinds), amount, ante_trimming)
+
+    @classmethod
+    def bomb_pot(cls, players: int, ante: int, big_blind: int) -> Stakes:
+        """A bomb pot: everyone antes ``ante`` and there are no blinds; bets after the flop are
+        at least ``big_blind``. Play with ``HandOptions(bomb_pot=True)`` to skip preflop."""
+        if players < 2:
+            raise InvalidSetupError("a hand needs at least two players")
+        if ante < 1 or big_blind < 1:
+            raise InvalidSetupError("a bomb pot needs an ante and a big blind of at least 1")
+        return cls((ante,) * players, (0,) * players, big_blind, True)
+
     @property
     def players(self) -> int:
         """How many players these stakes are laid out for."""

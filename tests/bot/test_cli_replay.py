@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from tests.engine.holdem.pokerkit_home import (
+    play_pokerkit_home,
+    pokerkit_finishing_stacks,
+    random_home_setup,
+)
 from tests.engine.holdem.test_phh import REFERENCE, history
 
 
@@ -212,3 +219,54 @@ def test_cli_replay_refuses_fields_outside_the_hand_tables_of_a_phhs(
     assert lines == []
     assert err.startswith(f"felt replay: {path}: top-level field 'author' sits outside the hand")
     assert len(err.splitlines()) == 1
+
+
+def test_cli_replay_reads_pokerkit_straddle_and_run_it_twice_hands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = random.Random(20)
+    texts, expected = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for kind in ("straddles", "runs") * 15:
+            setup = random_home_setup(rng, straddles=kind == "straddles", runs=kind == "runs")
+            text, stacks = play_pokerkit_home(setup, rng)
+            texts.append(text)
+            expected.append(list(stacks))
+    path = tmp_path / "home.phhs"
+    path.write_text("".join(f"[{n}]\n{text}\n" for n, text in enumerate(texts, 1)))
+    assert any("_runout_count = 2" in text for text in texts)
+    assert any("blinds_or_straddles = [1, 2, 4" in text for text in texts)
+    code, lines, err = run_cli(capsys, str(path))
+    assert (code, err) == (0, "")
+    assert [json.loads(line) for line in lines] == [
+        {"hand": n, "finishing_stacks": stacks} for n, stacks in enumerate(expected, 1)
+    ]
+
+
+def test_cli_replay_honours_the_files_min_bet_whatever_the_straddle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A straddle of 4 with min_bet 2: a raise to 6 is legal (PokerKit's reading), and replays.
+    actions = '["d dh p1 AsAd", "d dh p2 KsKd", "d dh p3 QsQd", "p1 cbr 6", "p2 f", "p3 f"]'
+    path = tmp_path / "straddle.phh"
+    path.write_text(
+        history(
+            antes="[0, 0, 0]", blinds_or_straddles="[1, 2, 4]", starting_stacks="[100, 100, 100]",
+            actions=actions,
+        )
+    )  # fmt: skip
+    code, lines, err = run_cli(capsys, str(path))
+    assert (code, err) == (0, "")
+    assert json.loads(lines[0]) == {"hand": 1, "finishing_stacks": [106, 98, 96]}
+    assert pokerkit_finishing_stacks(path.read_text()) == (106, 98, 96)
+
+
+def test_cli_replay_refuses_a_runout_count_the_actions_do_not_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "runs.phh"
+    path.write_text(history() + "_runout_count = 2\n")
+    code, lines, err = run_cli(capsys, str(path))
+    assert (code, lines) == (2, [])
+    assert err.count("\n") == 1 and "_runout_count is 2 but it ran once" in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -15,6 +16,7 @@ from bot.cli.simulation import Progress
 from engine.holdem import phh
 from engine.holdem.phh import replay
 from tests.engine.holdem.pokerkit_hands import pokerkit_finishing_stacks
+from tests.engine.holdem.pokerkit_home import pokerkit_finishing_stacks as home_pokerkit_stacks
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -189,3 +191,76 @@ def test_sim_holdem_progress_draws_a_bar_and_log_lines() -> None:
     log.update(10)
     log.update(15)
     assert stream.getvalue().count("\n") == 1
+
+
+def test_sim_holdem_home_options_write_hands_pokerkit_replays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "home.phhs"
+    code, out, _ = run(
+        capsys, "--seats", "aggressive,random,aggressive,random", "--hands", "40", "--seed", "9",
+        "--straddle", "utg", "--straddles", "2", "--run-it-twice", "--bomb-pot-every", "4",
+        "--bomb-pot-ante", "3", "--phh", str(path), "--workers", "2",
+    )  # fmt: skip
+    assert code == 0
+    assert "straddle utg x2, run it twice, bomb pot every 4 (ante 3)" in out.splitlines()[0]
+    histories = [history for _, history in phh.loads_all(path.read_text(encoding="utf-8"))]
+    assert len(histories) == 40
+    bombs = [h for h in histories if h.extra.get("_bomb_pot")]
+    assert len(bombs) == 10 and all(h.antes == (3, 3, 3, 3) for h in bombs)
+    straddled = [h for h in histories if not h.extra.get("_bomb_pot")]
+    assert all(h.blinds_or_straddles == (1, 2, 4, 8) and h.min_bet == 8 for h in straddled)
+    assert any(h.runout_count == 2 for h in histories)
+    for history in histories:
+        assert replay(history).stacks == history.finishing_stacks
+        assert home_pokerkit_stacks(phh.dumps(history)) == history.finishing_stacks
+
+
+def test_sim_holdem_button_straddle_and_double_board_bomb_pots(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "home.phhs"
+    code, out, _ = run(
+        capsys, "--seats", "smart,random,passive", "--hands", "12", "--seed", "4", "--json",
+        "--straddle", "button", "--bomb-pot-every", "3", "--bomb-pot-ante", "2", "--double-board",
+        "--phh", str(path),
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert report["home_game"] == "straddle button, bomb pot every 3 (ante 2, double board)"
+    histories = [history for _, history in phh.loads_all(path.read_text(encoding="utf-8"))]
+    assert sum(h.extra.get("_board_count") == 2 for h in histories) == 4
+    for history in histories:
+        assert home_pokerkit_stacks(phh.dumps(history)) == history.finishing_stacks
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--straddle", "left"], "invalid choice: 'left'"),
+        (["--seats", "smart,random", "--straddle", "utg"], "needs at least 3 seats, not 2"),
+        (["--straddle", "utg", "--straddles", "2"], "--straddles must be a whole number from 1"),
+        (["--seats", "smart,random,passive,random", "--straddle", "button", "--straddles", "2"],
+         "needs --straddle utg"),
+        (["--bomb-pot-every", "5"], "needs --bomb-pot-ante"),
+        (["--bomb-pot-ante", "5"], "need --bomb-pot-every"),
+        (["--double-board"], "need --bomb-pot-every"),
+        (["--bomb-pot-every", "-1"], "--bomb-pot-every"),
+        (["--bomb-pot-every", "2", "--bomb-pot-ante", "0"], "--bomb-pot-ante"),
+    ],
+)  # fmt: skip
+def test_sim_holdem_refuses_bad_home_options_with_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    base = ["--seats", "smart,random,passive", "--hands", "5", "--seed", "1"]
+    if "--seats" in args:
+        base = base[2:]
+    with contextlib.suppress(SystemExit):  # argparse's own refusals exit
+        code, out, err = run(capsys, *base, *args)
+        assert code == 2 and out == ""
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("felt sim: ")
+        assert message in lines[0]
+        return
+    err = capsys.readouterr().err
+    assert message in err
