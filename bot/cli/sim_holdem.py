@@ -282,10 +282,7 @@ def run_simulation(
     Worker ``i`` plays its share with its own seed, its button starting where the shares before
     it end. With ``phh_path`` every hand is written there (each worker writes a part, joined in
     order at the end), numbered from ``phh_first_number + 1``; ``home`` sets home-game options."""
-    try:
-        check_setup(specs, hands, blinds[0], blinds[1], stack)
-    except EngineError as error:
-        raise CliError(str(error)) from None
+    _check_setup(specs, hands, blinds, stack)
     counts = shares(hands, workers)
     starts = [sum(counts[:index]) for index in range(workers)]
     if workers == 1:
@@ -326,6 +323,14 @@ def run_simulation(
     if phh_path is not None:
         _join_parts(phh_path, active)
     return HoldemSimResult.combine(done[index] for index in active)
+
+
+def _check_setup(specs: Sequence[BotSpec], hands: int, blinds: tuple[int, int], stack: int) -> None:
+    """Refuse, in the command line's words, a session the engine cannot play."""
+    try:
+        check_setup(specs, hands, blinds[0], blinds[1], stack)
+    except EngineError as error:
+        raise CliError(str(error)) from None
 
 
 def _process_context() -> Any:

@@ -283,25 +283,45 @@ def simulate(
     """
     if rounds < 0:
         raise ValueError("rounds must not be negative")
-    stake = rules.bet_unit if bet is None else bet
-    counter: Counter | None = getattr(strategy, "counter", None)
-    if spread is not None and not spread.is_flat and counter is None:
-        raise CountingError(f"a bet spread needs a counting strategy, not {strategy.name!r}")
-    ramp = spread if spread is not None and not spread.is_flat else None
-    flat = stake * (spread.low if spread is not None else 1)
+    stake, counter, ramp, flat = _betting(rules, strategy, bet, spread)
     shoe = Shoe.for_rules(rules, rng)
-    strategy_rng = random.Random(rng.getrandbits(64))
-    choose = strategy.choose
-    side_bets = _SideBets(rules, stake) if rules.side_21_3 or rules.perfect_pairs else None
-    bets = {0: flat}
-    over = Phase.OVER
-    net_total = net_squares = wagered = wagered_squares = net_wagered = 0
-    wins = 0
-    losses = 0
+    play = _Player(rules, shoe, strategy, random.Random(rng.getrandbits(64)), stake)
     played = 0
     while played < rounds:
         batch = min(progress_every, rounds - played)
-        for _ in range(batch):
+        play.rounds(batch, counter, ramp, flat)
+        played += batch
+        if progress is not None:
+            progress(played)
+    return play.result(rounds)
+
+
+class _Player:
+    """One seat playing round after round, with the sums of its results."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        shoe: Shoe,
+        strategy: BlackjackStrategy,
+        strategy_rng: random.Random,
+        stake: int,
+    ) -> None:
+        self.rules, self.shoe, self.stake = rules, shoe, stake
+        self.strategy, self.strategy_rng = strategy, strategy_rng
+        self.side_bets = _SideBets(rules, stake) if rules.side_21_3 or rules.perfect_pairs else None
+        self.net = self.net_squares = self.wagered = self.wagered_squares = 0
+        self.net_wagered = self.wins = self.losses = 0
+
+    def rounds(self, count: int, counter: Counter | None, ramp: BetRamp | None, flat: int) -> None:
+        """Play ``count`` rounds, the bet sized by ``ramp`` from ``counter`` (else ``flat``)."""
+        # The hot loop: everything it touches is a local, and the sums are stored once.
+        rules, shoe, stake, side_bets = self.rules, self.shoe, self.stake, self.side_bets
+        choose, strategy_rng = self.strategy.choose, self.strategy_rng
+        bets = {0: flat}
+        over = Phase.OVER
+        net_total = net_squares = wagered = wagered_squares = net_wagered = wins = losses = 0
+        for _ in range(count):
             wager = flat
             if ramp is not None and counter is not None:
                 fresh = shoe.needs_shuffle or not counter.cards_left
@@ -326,26 +346,40 @@ def simulate(
                 wins += 1
             elif net < 0:
                 losses += 1
-        played += batch
-        if progress is not None:
-            progress(played)
-    side_21_3, perfect_pairs = (
-        side_bets.totals(rounds) if side_bets is not None else (SideBetTotals(), SideBetTotals())
-    )
-    return SimResult(
-        rounds=rounds,
-        bet=stake,
-        net=net_total,
-        net_squares=net_squares,
-        wins=wins,
-        pushes=rounds - wins - losses,
-        losses=losses,
-        wagered=wagered,
-        wagered_squares=wagered_squares,
-        net_wagered=net_wagered,
-        side_21_3=side_21_3,
-        perfect_pairs=perfect_pairs,
-    )
+        self.net += net_total
+        self.net_squares += net_squares
+        self.wagered += wagered
+        self.wagered_squares += wagered_squares
+        self.net_wagered += net_wagered
+        self.wins += wins
+        self.losses += losses
+
+    def result(self, rounds: int) -> SimResult:
+        side_bets = self.side_bets
+        side_21_3, perfect_pairs = (
+            side_bets.totals(rounds)
+            if side_bets is not None
+            else (SideBetTotals(), SideBetTotals())
+        )
+        return SimResult(
+            rounds=rounds, bet=self.stake, net=self.net, net_squares=self.net_squares,
+            wins=self.wins, pushes=rounds - self.wins - self.losses, losses=self.losses,
+            wagered=self.wagered, wagered_squares=self.wagered_squares,
+            net_wagered=self.net_wagered, side_21_3=side_21_3, perfect_pairs=perfect_pairs,
+        )  # fmt: skip
+
+
+def _betting(
+    rules: Rules, strategy: BlackjackStrategy, bet: int | None, spread: BetRamp | None
+) -> tuple[int, Counter | None, BetRamp | None, int]:
+    """The unit stake, the strategy's counter (if it counts), the bet ramp (None for a flat bet)
+    and the flat bet; a spread without a counting strategy is refused."""
+    stake = rules.bet_unit if bet is None else bet
+    counter: Counter | None = getattr(strategy, "counter", None)
+    if spread is not None and not spread.is_flat and counter is None:
+        raise CountingError(f"a bet spread needs a counting strategy, not {strategy.name!r}")
+    ramp = spread if spread is not None and not spread.is_flat else None
+    return stake, counter, ramp, stake * (spread.low if spread is not None else 1)
 
 
 @lru_cache(maxsize=32)

@@ -217,6 +217,16 @@ def play_hand(
         hand.act(player, action)
 
 
+def _deal_block(seats: int, hands: int, first_hand: int, duplicate: bool) -> int:
+    """How many hands share one deal: every seat's turn at it when ``duplicate``, else one."""
+    block = seats if duplicate else 1
+    if hands % block or first_hand % block:
+        raise SimulationSetupError(
+            f"duplicate deals need a number of hands divisible by the {seats} seats, not {hands}"
+        )
+    return block
+
+
 def simulate_holdem(
     specs: Sequence[BotSpec],
     hands: int,
@@ -242,11 +252,7 @@ def simulate_holdem(
     """
     check_setup(specs, hands, small_blind, big_blind, stack)
     n = len(specs)
-    block = n if duplicate else 1
-    if hands % block or first_hand % block:
-        raise SimulationSetupError(
-            f"duplicate deals need a number of hands divisible by the {n} seats, not {hands}"
-        )
+    block = _deal_block(n, hands, first_hand, duplicate)
     home = home if home is not None else HomeGameOptions()
     straddles = 0 if home.straddle is StraddleKind.OFF else home.max_straddles
     strategies = [
@@ -280,20 +286,7 @@ def simulate_holdem(
             on_hand(hand, order)
         if progress is not None and ((number + 1) % progress_every == 0 or number + 1 == hands):
             progress(number + 1)
-    seats = tuple(
-        SeatResult(
-            seat + 1,
-            specs[seat].label,
-            hands,
-            totals.nets[seat],
-            totals.squares[seat],
-            big_blind,
-            totals.styles[seat],
-            block,
-        )
-        for seat in range(n)
-    )
-    return HoldemSimResult(hands, big_blind, seats, tuple(totals.histogram))
+    return totals.result(specs, hands, big_blind)
 
 
 class _Totals:
@@ -327,3 +320,20 @@ class _Totals:
             self.styles[order[player]] += counts
         self.histogram.extend([0] * (tally.preflop_raises + 1 - len(self.histogram)))
         self.histogram[tally.preflop_raises] += 1
+
+    def result(self, specs: Sequence[BotSpec], hands: int, big_blind: int) -> HoldemSimResult:
+        """The session's result: each seat's totals, and the preflop-raise histogram."""
+        seats = tuple(
+            SeatResult(
+                seat + 1,
+                spec.label,
+                hands,
+                self.nets[seat],
+                self.squares[seat],
+                big_blind,
+                self.styles[seat],
+                self.block,
+            )
+            for seat, spec in enumerate(specs)
+        )
+        return HoldemSimResult(hands, big_blind, seats, tuple(self.histogram))

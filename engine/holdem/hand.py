@@ -161,6 +161,17 @@ class ShowdownMode(Enum):
     """Each player must ``Show`` or ``Muck`` in turn, as a hand history dictates."""
 
 
+def _card_source(
+    deck: Sequence[Card] | None, rng: random.Random | None, players: int, boards: int
+) -> tuple[list[Card], random.Random | None]:
+    """The cards a hand deals from, and the generator that draws them (None: a given deck is
+    dealt in order). Without a deck, cards are drawn by a Fisher-Yates step each: as uniform as
+    shuffling the whole deck first, without the work for the ~30 cards a hand never reaches."""
+    if deck is not None:
+        return _checked_deck(deck, players, boards), None
+    return list(DECK), rng if rng is not None else secrets.SystemRandom()
+
+
 class Hand:
     """A hand of No-Limit Hold'em. See the module docstring for the conventions."""
 
@@ -189,14 +200,7 @@ class Hand:
             self._options = options
             if options.boards > 1:
                 self._extra_boards = tuple([] for _ in range(options.boards - 1))
-        if deck is not None:
-            cards = _checked_deck(deck, n, options.boards)
-            self._rng: random.Random | None = None
-        else:
-            # Cards are drawn by a Fisher-Yates step each: as uniform as shuffling the whole
-            # deck first, without the work for the ~30 cards a hand never reaches.
-            cards = list(DECK)
-            self._rng = rng if rng is not None else secrets.SystemRandom()
+        cards, self._rng = _card_source(deck, rng, n, options.boards)
         self._stakes = stakes
         self._player_count = n
         self._showdown_mode = showdown
