@@ -4,7 +4,7 @@ Each hand is one ``{"ohh": {...}}`` object; a file of several holds them separat
 line, as the spec's storage format says. Choices of ours (also in the README): the site and
 network are ``Felt``, the currency is ``"Chips"`` with whole-chip amounts, ``game_number`` is the
 same id as the PokerStars export (``pokerstars.hand_id_of``), ``start_date_utc`` is ISO 8601 in
-UTC, player ids are seat numbers (1-based), and an action's ``amount`` is the chips it put in
+UTC, player ids are seat numbers (Felt numbers seats from 1), and an action's ``amount`` is the chips it put in
 (the spec: "the amount the player put into the pot for this action"), so a raise from 2 to 6 by
 a player who had posted 2 has amount 4. Uncalled bets have no OHH action: the pots are what was
 left after they went back. The hero's hole cards are a ``Dealt Cards`` action; anyone else's
@@ -47,7 +47,7 @@ _ACTIONS = {
 def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> dict[str, Any]:
     """The hand as an OHH object (``{"ohh": {...}}``), ready for ``json.dumps``."""
     stakes = story.stakes
-    ids = [player.seat_no + 1 for player in story.players]
+    ids = [player.seat_no for player in story.players]
     antes = [ante for ante in stakes.antes if ante]
     body: dict[str, Any] = {
         "spec_version": SPEC_VERSION,
@@ -64,7 +64,7 @@ def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> 
         "bet_limit": {"bet_type": "NL", "bet_cap": 0},
         "table_size": story.seat_count,
         "currency": CURRENCY,
-        "dealer_seat": story.button.seat_no + 1,
+        "dealer_seat": story.button.seat_no,
         "small_blind_amount": stakes.blinds_or_straddles[0],
         "big_blind_amount": stakes.blinds_or_straddles[1],
         "ante_amount": max(antes, default=0),
@@ -72,7 +72,7 @@ def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> 
         "players": [
             {
                 "id": ids[player.index],
-                "seat": player.seat_no + 1,
+                "seat": player.seat_no,
                 "name": player.name,
                 "display": player.name,
                 "starting_stack": player.starting_stack,

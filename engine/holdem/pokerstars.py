@@ -92,13 +92,13 @@ def player_names(story: HandStory) -> list[str]:
         name = " ".join(_PUNCTUATION.sub("", player.name).split())[:NAME_LIMIT].strip()
         first = name.split(" ", 1)[0].lower() if name else ""
         if not name or first in _ACTION_WORDS or first == "seat":
-            name = f"Player {player.seat_no + 1}"
+            name = f"Player {player.seat_no}"
         names.append(name)
     seen: dict[str, int] = {}
     for name in names:
         seen[name] = seen.get(name, 0) + 1
     return [
-        f"{name} {player.seat_no + 1}" if seen[name] > 1 else name
+        f"{name} {player.seat_no}" if seen[name] > 1 else name
         for name, player in zip(names, story.players, strict=True)
     ]
 
@@ -121,12 +121,12 @@ def dumps(story: HandStory, label: HandLabel, *, hero: int | None = None) -> str
     lines = [
         f"PokerStars Hand #{label.hand_id}:  Hold'em No Limit ({small}/{big}) - "
         f"{_time(label.started_at)}",
-        f"Table '{label.shown_table}' {story.seat_count}-max Seat #{button.seat_no + 1} is the "
+        f"Table '{label.shown_table}' {story.seat_count}-max Seat #{button.seat_no} is the "
         "button",
     ]
     for player in sorted(story.players, key=lambda p: p.seat_no):
         lines.append(
-            f"Seat {player.seat_no + 1}: {names[player.index]} ({player.starting_stack} in chips)"
+            f"Seat {player.seat_no}: {names[player.index]} ({player.starting_stack} in chips)"
         )
     _actions(story, names, hero, lines)
     _collections(story, names, lines)
@@ -229,7 +229,7 @@ def _summary(story: HandStory, names: list[str], hero: int | None, lines: list[s
     invested = _voluntary(story)
     for player in sorted(story.players, key=lambda p: p.seat_no):
         lines.append(
-            f"Seat {player.seat_no + 1}: {names[player.index]}{_tags(story, player.index)} "
+            f"Seat {player.seat_no}: {names[player.index]}{_tags(story, player.index)} "
             f"{_result(story, player.index, hero, invested)}"
         )
 

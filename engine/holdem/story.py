@@ -99,7 +99,8 @@ class StoryPlayer:
     index: int
     name: str
     seat_no: int
-    """The table's seat number (0-based) as stored; PHH index when the history has no seats."""
+    """The table's seat number as stored (Felt's tables number seats from 1); PHH index + 1
+    when the history has no seats."""
     starting_stack: int
     final_stack: int
     hole: tuple[Card, ...] | None
@@ -365,7 +366,7 @@ def _finish(history: HandHistory, walk: _Walk) -> HandStory:
             StoryPlayer(
                 index=i,
                 name=str(names[i]) if isinstance(names, list) else f"Player {i + 1}",
-                seat_no=int(seats[i]) if isinstance(seats, list) else i,
+                seat_no=int(seats[i]) if isinstance(seats, list) else i + 1,
                 starting_stack=history.starting_stacks[i],
                 final_stack=walk.stacks[i],
                 hole=walk.holes[i],
@@ -378,7 +379,7 @@ def _finish(history: HandHistory, walk: _Walk) -> HandStory:
     hand = extra.get("hand")
     table = extra.get("table")
     seat_count = extra.get("seat_count")
-    highest_seat = max(player.seat_no for player in players) + 1
+    highest_seat = max(player.seat_no for player in players)
     return HandStory(
         stakes=walk.stakes,
         players=tuple(players),

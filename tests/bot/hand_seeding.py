@@ -54,9 +54,10 @@ async def seed_hands(
         )
     ).table_id
     names: dict[int, str] = {}
-    for seat in range(seats):
-        if seat < len(members):
-            user = members[seat]
+    chairs = range(1, seats + 1)  # the host numbers seats from 1
+    for seat in chairs:
+        if seat <= len(members):
+            user = members[seat - 1]
             await storage.admin_grant(guild_id, user, 10**7, actor_id=0, key=f"{key}:grant:{user}")
             names[seat] = f"member{user}"
             await storage.buy_in(
@@ -66,8 +67,8 @@ async def seed_hands(
             names[seat] = f"Bot{seat}"
             await storage.seat_bot(table, seat, names[seat], STACK, key=f"{key}:bot:{seat}")
     rng = random.Random(seed)
-    strategies = {seat: make_strategy(STRATEGIES[seat % len(STRATEGIES)]) for seat in range(seats)}
-    stacks = dict.fromkeys(range(seats), STACK)
+    strategies = {seat: make_strategy(STRATEGIES[seat % len(STRATEGIES)]) for seat in chairs}
+    stacks = dict.fromkeys(chairs, STACK)
     settled, voided = [], []
     for number in range(1, hands + 1):
         for seat, stack in stacks.items():
@@ -75,7 +76,7 @@ async def seed_hands(
                 rebuy = f"{key}:rebuy:{number}:{seat}"
                 stacks[seat] = (await storage.rebuy(table, seat, STACK - stack, key=rebuy)).stack
         button = number % seats
-        order = [(button + 1 + i) % seats for i in range(seats)]
+        order = [(button + 1 + i) % seats + 1 for i in range(seats)]
         await storage.start_hand(
             table, number, {s: stacks[s] for s in order}, key=f"{key}:start:{number}"
         )

@@ -57,9 +57,9 @@ def test_ohh_chips_add_up_to_felts_stacks_on_random_hands() -> None:
         returned: dict[int, int] = defaultdict(int)  # uncalled bets: no OHH action, see ohh.py
         for step in story.steps:
             if step.kind is StepKind.RETURNED:
-                returned[story.players[step.player].seat_no + 1] += step.amount
+                returned[story.players[step.player].seat_no] += step.amount
         for player in body["players"]:
-            index = next(p.index for p in story.players if p.seat_no + 1 == player["seat"])
+            index = next(p.index for p in story.players if p.seat_no == player["seat"])
             final = player["starting_stack"] - put_in[player["id"]] + returned[player["id"]]
             assert final + won[player["id"]] == stored.hand.stacks[index], stored.text
 
@@ -71,13 +71,13 @@ def test_ohh_deals_only_the_heros_cards_and_shows_only_shown_ones() -> None:
         story = tell(stored.history)
         hero = rng.randrange(stored.setup.players)
         body = ohh.document(story, LABEL, hero=hero)["ohh"]
-        hero_id = story.players[hero].seat_no + 1
+        hero_id = story.players[hero].seat_no
         assert body["hero_player_id"] == hero_id
         for round_ in body["rounds"]:
             for action in round_["actions"]:
                 if "cards" not in action:
                     continue
-                owner = next(p for p in story.players if p.seat_no + 1 == action["player_id"])
+                owner = next(p for p in story.players if p.seat_no == action["player_id"])
                 if action["action"] == "Dealt Cards":
                     assert action["player_id"] == hero_id and round_["street"] == "Preflop"
                 else:

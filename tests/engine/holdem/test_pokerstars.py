@@ -96,7 +96,7 @@ def _heads_up_side_pot_hand() -> tuple[Hand, str]:
             hand=3,
             table="Main",
             players=["Sam", "Kim", "Lee"],
-            seats=[4, 0, 2],
+            seats=[5, 1, 3],
             seat_count=6,
         )
     )
@@ -158,7 +158,7 @@ def test_dealt_to_shows_only_the_heros_cards_and_the_host_export_none() -> None:
 
     hand.act(1, Fold())
     hand.act(2, Fold())
-    text = phh.dumps(phh.from_hand(hand, players=["A", "B", "C"], seats=[0, 1, 2]))
+    text = phh.dumps(phh.from_hand(hand, players=["A", "B", "C"], seats=[1, 2, 3]))
     story = tell(read_history(text))
     host = dumps(story, LABEL)
     assert "Dealt to" not in host
