@@ -7,8 +7,9 @@ same id as the PokerStars export (``pokerstars.hand_id_of``), ``start_date_utc``
 UTC, player ids are seat numbers (Felt numbers seats from 1), and an action's ``amount`` is the
 chips it put in (the spec: "the amount the player put into the pot for this action"), so a
 raise from 2 to 6 by a player who had posted 2 has amount 4. Uncalled bets have no OHH action:
-the pots are what was left after they went back. The hero's hole cards are a ``Dealt Cards`` action; anyone else's
-cards appear only in ``Shows Cards``. A hand with no hero is flagged ``Observed``.
+the pots are what was left after they went back. The hero's hole cards are a ``Dealt Cards``
+action; anyone else's cards appear only in ``Shows Cards``. A hand with no hero is flagged
+``Observed``.
 """
 
 from __future__ import annotations
