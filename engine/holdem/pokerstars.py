@@ -121,8 +121,7 @@ def dumps(story: HandStory, label: HandLabel, *, hero: int | None = None) -> str
     lines = [
         f"PokerStars Hand #{label.hand_id}:  Hold'em No Limit ({small}/{big}) - "
         f"{_time(label.started_at)}",
-        f"Table '{label.shown_table}' {story.seat_count}-max Seat #{button.seat_no} is the "
-        "button",
+        f"Table '{label.shown_table}' {story.seat_count}-max Seat #{button.seat_no} is the button",
     ]
     for player in sorted(story.players, key=lambda p: p.seat_no):
         lines.append(
