@@ -141,7 +141,7 @@ class _Table:
             if player is None:
                 seats.append(HoldemSeatView(seat=number, status=SeatStatus.EMPTY))
                 continue
-            i = player.index
+            i = player.number
             stack = player.final_stack if result else self.stacks[i]
             status = (
                 SeatStatus.FOLDED
@@ -159,7 +159,7 @@ class _Table:
                     stack=stack,
                     bet=0 if result else self.bets[i],
                     status=status,
-                    is_button=i == story.button.index,
+                    is_button=i == story.button.number,
                     is_small_blind=kind is StepKind.SMALL_BLIND,
                     is_big_blind=kind is StepKind.BIG_BLIND,
                     shown_cards=self.shown.get(i, ()),

@@ -72,7 +72,7 @@ def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> 
         "flags": [] if hero is not None else ["Observed"],
         "players": [
             {
-                "id": ids[player.index],
+                "id": ids[player.number],
                 "seat": player.seat_no,
                 "name": player.name,
                 "display": player.name,

@@ -125,7 +125,7 @@ def dumps(story: HandStory, label: HandLabel, *, hero: int | None = None) -> str
     ]
     for player in sorted(story.players, key=lambda p: p.seat_no):
         lines.append(
-            f"Seat {player.seat_no}: {names[player.index]} ({player.starting_stack} in chips)"
+            f"Seat {player.seat_no}: {names[player.number]} ({player.starting_stack} in chips)"
         )
     _actions(story, names, hero, lines)
     _collections(story, names, lines)
@@ -228,8 +228,8 @@ def _summary(story: HandStory, names: list[str], hero: int | None, lines: list[s
     invested = _voluntary(story)
     for player in sorted(story.players, key=lambda p: p.seat_no):
         lines.append(
-            f"Seat {player.seat_no}: {names[player.index]}{_tags(story, player.index)} "
-            f"{_result(story, player.index, hero, invested)}"
+            f"Seat {player.seat_no}: {names[player.number]}{_tags(story, player.number)} "
+            f"{_result(story, player.number, hero, invested)}"
         )
 
 
@@ -244,7 +244,7 @@ def _voluntary(story: HandStory) -> set[int]:
 
 def _tags(story: HandStory, player: int) -> str:
     tags = ""
-    if player == story.button.index:
+    if player == story.button.number:
         tags += " (button)"
     kind = story.blind_kind(player)
     if kind is StepKind.SMALL_BLIND:

@@ -15,10 +15,11 @@ the hands killed before the award are the ones ``Hand`` kills, so the results ar
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import NamedTuple
 
 from engine.cards import DECK, Card
@@ -32,7 +33,7 @@ from engine.holdem.streets import Street
 _CARD_IDS = {str(card): card for card in DECK}
 
 
-class StepKind(Enum):
+class StepKind(StrEnum):
     """What one step of a story is."""
 
     ANTE = "ante"
@@ -92,11 +93,12 @@ class PotResult:
     """The winning hand, or "" when the pot was won without a showdown."""
 
 
-@dataclass(frozen=True, slots=True)
-class StoryPlayer:
-    """One player of the hand, in PHH order (0 is first left of the button)."""
+class StoryPlayer(NamedTuple):
+    """One player of the hand, in PHH order (0 is first left of the button). A named tuple for
+    the same reason as ``Step``."""
 
-    index: int
+    number: int
+    """The PHH index (0 first left of the button)."""
     name: str
     seat_no: int
     """The table's seat number as stored (Felt's tables number seats from 1); PHH index + 1
@@ -159,9 +161,9 @@ def read_history(text: str) -> HandHistory:
 
 
 def _fast_fields(text: str) -> dict[str, object]:
-    """The fields of ``phh.dumps`` text, each value read as JSON (which TOML's basic values
-    are, as Felt writes them); ``ValueError`` for anything laid out otherwise."""
-    table: dict[str, object] = {}
+    """The fields of ``phh.dumps`` text read as one JSON object (TOML's basic values are JSON
+    as Felt writes them); ``ValueError`` for anything laid out otherwise."""
+    parts = []
     lines = text.splitlines()
     position = 0
     while position < len(lines):
@@ -175,11 +177,12 @@ def _fast_fields(text: str) -> dict[str, object]:
         if value == "[" and key == "actions":
             end = lines.index("]", position)
             # Every action line ends with a comma (``phh.dumps``): one JSON array reads them all.
-            block = "".join(lines[position:end]).rstrip().removesuffix(",")
-            table[key] = json.loads(f"[{block}]")
+            value = "[" + "".join(lines[position:end]).rstrip().removesuffix(",") + "]"
             position = end + 1
-        else:
-            table[key] = json.loads(value)
+        parts.append(f'"{key}":{value}')
+    table = json.loads("{" + ",".join(parts) + "}")
+    if not isinstance(table, dict) or len(table) != len(parts):
+        raise ValueError("a field is repeated")
     return table
 
 
@@ -314,8 +317,10 @@ class _Walk:
         self.add(StepKind.SHOW, player, cards=cards)
 
 
+@functools.cache
 def _cards(text: str) -> tuple[Card, ...] | None:
-    """Cards written together (``AcKd``); None if any is unknown (``????``)."""
+    """Cards written together (``AcKd``); None if any is unknown (``????``). Cached: a few
+    thousand distinct strings come back in every export."""
     if "?" in text:
         return None
     return tuple(_CARD_IDS[text[i : i + 2]] for i in range(0, len(text), 2))
@@ -326,7 +331,7 @@ def tell(history: HandHistory) -> HandStory:
     walk = _Walk(history)
     walk.post_forced_bets()
     for line in history.actions:
-        words = line.split("#", 1)[0].split()
+        words = (line.split("#", 1)[0] if "#" in line else line).split()
         if not words:
             continue
         if words[0] == "d":
@@ -364,7 +369,7 @@ def _finish(history: HandHistory, walk: _Walk) -> HandStory:
     for i in range(walk.n):
         players.append(
             StoryPlayer(
-                index=i,
+                number=i,
                 name=str(names[i]) if isinstance(names, list) else f"Player {i + 1}",
                 seat_no=int(seats[i]) if isinstance(seats, list) else i + 1,
                 starting_stack=history.starting_stacks[i],

@@ -44,6 +44,7 @@ async def seed_hands(
     ante: int = 0,
     name: str = "Main",
     void_every: int = 0,
+    strategies: Sequence[str] = STRATEGIES,
 ) -> SeededTable:
     """Open a table with ``members`` in the first seats and bots in the rest, and play
     ``hands`` hands (every ``void_every``-th one is voided instead of settled)."""
@@ -67,7 +68,7 @@ async def seed_hands(
             names[seat] = f"Bot{seat}"
             await storage.seat_bot(table, seat, names[seat], STACK, key=f"{key}:bot:{seat}")
     rng = random.Random(seed)
-    strategies = {seat: make_strategy(STRATEGIES[seat % len(STRATEGIES)]) for seat in chairs}
+    players = {seat: make_strategy(strategies[seat % len(strategies)]) for seat in chairs}
     stacks = dict.fromkeys(chairs, STACK)
     settled, voided = [], []
     for number in range(1, hands + 1):
@@ -85,7 +86,7 @@ async def seed_hands(
             voided.append(number)
             continue
         hand = Hand(Stakes.standard(seats, 1, 2, ante), [stacks[s] for s in order], rng=rng)
-        play_hand(hand, [strategies[s] for s in order], [rng] * seats)
+        play_hand(hand, [players[s] for s in order], [rng] * seats)
         text = phh.dumps(
             phh.from_hand(
                 hand,

@@ -59,7 +59,7 @@ def test_ohh_chips_add_up_to_felts_stacks_on_random_hands() -> None:
             if step.kind is StepKind.RETURNED:
                 returned[story.players[step.player].seat_no] += step.amount
         for player in body["players"]:
-            index = next(p.index for p in story.players if p.seat_no == player["seat"])
+            index = next(p.number for p in story.players if p.seat_no == player["seat"])
             final = player["starting_stack"] - put_in[player["id"]] + returned[player["id"]]
             assert final + won[player["id"]] == stored.hand.stacks[index], stored.text
 
