@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from datetime import UTC, date, datetime, time
 from pathlib import Path
@@ -104,6 +105,11 @@ def export_hands(args: argparse.Namespace) -> int:
     out, close = _open(args.out)
     try:
         count = asyncio.run(_export(target, query, kind, out))
+    except BrokenPipeError:
+        # The reader stopped early (``| head``): that is theirs to decide, not an error. Python's
+        # recipe: point stdout at /dev/null so the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CliError, StorageError) as error:
         if close:  # a refusal leaves no half-written file behind
             out.close()

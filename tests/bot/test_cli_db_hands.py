@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +153,21 @@ def test_a_missing_database_is_refused_in_one_line(
     assert _export(tmp_path / "none.db") == 2
     err = capsys.readouterr().err
     assert err.startswith("felt db: ") and err.count("\n") == 1
+
+
+def test_a_reader_that_stops_early_is_not_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "felt.db"
+    _seed(path, hands=80, void_every=0)  # more text than a pipe holds (64 KiB)
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "bot.cli", "db", "export", "hands", "--db", str(path)]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline()
+        process.stdout.close()  # like `| head -1`
+        code = process.wait(timeout=60)
+        err = process.stderr.read().decode()
+    assert first.startswith(b"PokerStars Hand #")
+    assert code == 0 and "Traceback" not in err
