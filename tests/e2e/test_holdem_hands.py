@@ -4,6 +4,7 @@ card a member may not see, checked by the privacy scanner."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -42,6 +43,10 @@ async def one_hand_alice_folds(fake: FakeDiscord, world: World, h: HoldemWorld) 
     await h.play([world.alice, world.bob], until=lambda: h.hands_finished() >= 1)
 
 
+def showing(message: FakeMessage, text: str) -> bool:
+    return text in message.content
+
+
 def allowed_cards(h: HoldemWorld, member: FakeMember, hand: int) -> set[Any]:
     own = next(e for e in h.of(HoleCards) if e.user_id == member.id and e.hand_id == hand)
     return set(own.cards) | h.shown_cards(hand) | h.boards(hand)
@@ -68,7 +73,7 @@ async def test_holdem_hand_replays_street_by_street_for_its_player_only(
     for number in range(2, frames + 1):
         clicked = await fake.click(alice, reply, label="Next ▶")
         await clicked.wait_answered()  # a deferred update: the edit follows
-        await fake.wait_until(lambda n=number: f"({n}/{frames})" in reply.content)
+        await fake.wait_until(functools.partial(showing, reply, f"({number}/{frames})"))
         assert reply.content.startswith("**Hand #1** · "), reply.content
         assert reply.filenames == [f"hand1-{number}.png"]
         seen |= set(every_card_token(reply.content))

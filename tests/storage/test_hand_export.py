@@ -66,7 +66,7 @@ async def test_batches_read_on_after_the_last_hand_and_newest_gives_the_latest(
     storage: Storage,
 ) -> None:
     await seed_hands(storage, guild_id=GUILD, channel_id=5, members=[ALICE], hands=7, seed=4)
-    seen = []
+    seen: list[int] = []
     after = None
     while batch := await storage.settled_hands(HandQuery(), after=after, limit=3):
         assert len(batch) <= 3
@@ -78,6 +78,6 @@ async def test_batches_read_on_after_the_last_hand_and_newest_gives_the_latest(
 
 
 async def test_a_bad_id_in_the_query_is_refused(storage: Storage) -> None:
-    for query in (HandQuery(guild_id=-1), HandQuery(table_id=True), HandQuery(user_id=2**64)):  # type: ignore[arg-type]
+    for query in (HandQuery(guild_id=-1), HandQuery(table_id=True), HandQuery(user_id=2**64)):
         with pytest.raises(InvalidArgument):
             await storage.settled_hands(query)
