@@ -195,8 +195,8 @@ def _register_grant(actions: SubParsers, later: argparse.ArgumentParser) -> None
 def _register_export(actions: SubParsers, later: argparse.ArgumentParser) -> None:
     """``felt db export ledger|sessions``."""
     export = _action(
-        actions, "export", [later], "write CSV exports",
-        "Write a ledger or a table's sessions as CSV (read-only).",
+        actions, "export", [later], "write CSV exports and hand histories",
+        "Write a ledger or a table's sessions as CSV, or hand histories (read-only).",
         "felt db export ledger --guild 1 --out ledger.csv",
     )  # fmt: skip
     kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
