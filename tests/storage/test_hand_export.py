@@ -11,7 +11,7 @@ from storage.errors import InvalidArgument
 from storage.hand_export import HandQuery
 from storage.store import Storage
 from tests.bot.hand_seeding import seed_hands
-from tests.storage.conftest import FakeClock
+from tests.storage.support import FakeClock
 
 GUILD, OTHER_GUILD = 111_111_111_111_111_111, 222_222_222_222_222_222
 ALICE, BOB = 1_001, 1_002

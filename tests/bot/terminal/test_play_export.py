@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.bot.terminal.conftest import PROMPT, Play
+from tests.bot.terminal.support import PROMPT, Play
 
 TURN = r"Your turn\. [^\r\n]*" + PROMPT
 RESULT = r"Your result: [^\r\n]*\r\n"
