@@ -36,6 +36,7 @@ from storage import (
     codec,
     database_copy,
     economy,
+    hand_export,
     holdem,
     instances,
     player_counts,
@@ -749,6 +750,19 @@ class Storage:
     async def get_hand(self, table_id: int, hand_id: int) -> HandRecord | None:
         """A stored hand with its seats and PHH text, or None."""
         return await self._read(lambda tx: holdem.read_hand(tx, table_id, hand_id))
+
+    async def settled_hands(
+        self,
+        query: hand_export.HandQuery,
+        *,
+        after: tuple[str, int, int] | None = None,
+        limit: int = 1_000,
+        newest: bool = False,
+    ) -> list[hand_export.StoredHand]:
+        """Settled hands to export, oldest first (see ``storage.hand_export``)."""
+        return await self._read(
+            lambda tx: hand_export.settled_hands(tx, query, after=after, limit=limit, newest=newest)
+        )
 
     async def list_hands(
         self,

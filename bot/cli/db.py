@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from bot.cli import db_instances, db_stats
+from bot.cli import db_hands, db_instances, db_stats
 from bot.cli.common import CliError, SubParsers, whole_type
 from bot.config import ConfigError, load_config
 from storage.backend import redact
@@ -195,8 +195,8 @@ def _register_grant(actions: SubParsers, later: argparse.ArgumentParser) -> None
 def _register_export(actions: SubParsers, later: argparse.ArgumentParser) -> None:
     """``felt db export ledger|sessions``."""
     export = _action(
-        actions, "export", [later], "write CSV exports",
-        "Write a ledger or a table's sessions as CSV (read-only).",
+        actions, "export", [later], "write CSV exports and hand histories",
+        "Write a ledger or a table's sessions as CSV, or hand histories (read-only).",
         "felt db export ledger --guild 1 --out ledger.csv",
     )  # fmt: skip
     kinds = export.add_subparsers(dest="export_kind", metavar="WHAT", required=True)
@@ -217,6 +217,7 @@ def _register_export(actions: SubParsers, later: argparse.ArgumentParser) -> Non
     sessions.add_argument("--table", type=_ID, required=True, metavar="ID", help="table id")
     sessions.add_argument("--out", "-o", metavar="FILE", help="write here instead of stdout")
     sessions.set_defaults(handler=_export_sessions)
+    db_hands.register(kinds, later)
 
 
 def _run(coroutine: Awaitable[T]) -> T:

@@ -57,6 +57,14 @@ class HoldemOptions:
     seed: int | None
 
 
+EXPORT_HINT = (
+    f"Your player id is {LOCAL_USER_ID}. Your hands for a tracker: "
+    f"felt db export hands --player {LOCAL_USER_ID} --out hands.txt "
+    "(--format phh or ohh for the other formats)"
+)
+"""What `felt play holdem` prints at the end: the id `felt db export hands --player` takes."""
+
+
 async def play_holdem(
     storage: Storage,
     settings: HoldemSettings,
@@ -104,6 +112,7 @@ async def play_holdem(
         await scheduler.drain()
     funds = await balance(storage, guild_id)
     console.print(Text(f"Wallet: {chips(funds)} chips", style="bold"))
+    console.print(Text(EXPORT_HINT, style="dim"))
     return code
 
 

@@ -10,12 +10,11 @@ suspended (its hand voided, chips back to the stacks) so that it comes back at t
 
 from __future__ import annotations
 
-import io
 import logging
 import random
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -33,10 +32,17 @@ from bot.discord.holdem.components import (
     raise_modal,
     submitted_value,
 )
-from bot.discord.holdem.history import publish_hand, settled_hand, table_id_here
+from bot.discord.holdem.history import send_history
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
+from bot.discord.holdem.replayer import (
+    DEFAULT_HANDS,
+    MAX_HANDS,
+    ReplayButton,
+    send_hands,
+    send_replay,
+)
 from bot.discord.pacing import Pacer
 from bot.discord.permissions import (
     guild_member,
@@ -51,6 +57,7 @@ from bot.discord.tree import route_errors
 # The one seam for bot players: swap this import when engine.bots lands.
 from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
 from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
+from bot.holdem.hand_files import HandFormat
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
@@ -80,7 +87,7 @@ class Holdem(TableCog[TablePresenter]):
 
     game = "Hold'em"
     handlers = HANDLERS
-    buttons = DYNAMIC_ITEMS
+    buttons = (*DYNAMIC_ITEMS, ReplayButton)
     render_threads = "felt-render"
 
     holdem = app_commands.Group(
@@ -405,29 +412,40 @@ class Holdem(TableCog[TablePresenter]):
         interaction: discord.Interaction[FeltBot],
         hand: app_commands.Range[int, 1, MAX_CHIPS] | None = None,
     ) -> None:
-        member = guild_member(interaction)
-        if hand is not None:
-            hand = checked_amount(hand, what="hand number")
+        guild_member(interaction)
+        number = None if hand is None else checked_amount(hand, what="hand number")
         live = self._manager().get(interaction.channel_id or 0)
-        table_id = await table_id_here(
-            self.storage, member.guild.id, interaction.channel_id or 0, live
-        )
+        await send_history(interaction, self.storage, live, number)
+
+    @holdem.command(name="hand", description="Replay a hand you played, street by street.")
+    @app_commands.describe(number="The hand number at this channel's table (default: your last)")
+    async def hand(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        number: app_commands.Range[int, 1, MAX_CHIPS] | None = None,
+    ) -> None:
+        guild_member(interaction)
+        number = None if number is None else checked_amount(number, what="hand number")
+        live = self._manager().get(interaction.channel_id or 0)
         await acknowledge(interaction, ephemeral=True, thinking=True)
-        record = await settled_hand(self.storage, member.guild.id, table_id, hand)
-        assert record.phh is not None
-        seat_no = next((s.seat_no for s in record.seats if s.user_id == member.id), None)
-        published = publish_hand(record.phh, seat_no)
-        text = f"Hand #{record.hand_id}: cards nobody showed are written `????`."
-        if published.own_cards is not None:
-            text += f"\nYour cards were **{formatting.hole_cards_text(published.own_cards)}**."
-        await interaction.followup.send(
-            text,
-            file=discord.File(
-                io.BytesIO(published.text.encode()),
-                filename=f"holdem-table{table_id}-hand{record.hand_id}.phh",
-            ),
-            ephemeral=True,
-        )
+        await send_replay(interaction, self.storage, live, number)
+
+    @holdem.command(name="hands", description="Your recent hands as a file for your tracker.")
+    @app_commands.describe(
+        count=f"How many of your latest hands (default {DEFAULT_HANDS})",
+        file_format="pokerstars (trackers), phh or ohh (Open Hand History)",
+    )
+    @app_commands.rename(file_format="format")
+    async def hands(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        count: app_commands.Range[int, 1, MAX_HANDS] = DEFAULT_HANDS,
+        file_format: Literal["pokerstars", "phh", "ohh"] = "pokerstars",
+    ) -> None:
+        guild_member(interaction)
+        self._manager()
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        await send_hands(interaction, self.storage, count, HandFormat(file_format))
 
     @holdem.command(name="stop", description="Close the table after this hand (host or admin).")
     async def stop(self, interaction: discord.Interaction[FeltBot]) -> None:

@@ -7,10 +7,16 @@ reply only, never in the file.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
+from typing import Any
+
+import discord
 
 from bot.discord.errors import Refusal
+from bot.discord.holdem import formatting
 from bot.discord.holdem.formatting import escape
+from bot.discord.replies import acknowledge
 from bot.holdem.host import HoldemTable
 from engine.cards import Card
 from engine.holdem import phh
@@ -75,3 +81,31 @@ async def settled_hand(
     if record.status is not HandStatus.SETTLED or not record.phh:
         raise Refusal(f"Hand #{record.hand_id} is not finished yet.")
     return record
+
+
+async def send_history(
+    interaction: discord.Interaction[Any],
+    storage: Storage,
+    live: HoldemTable | None,
+    number: int | None,
+) -> None:
+    """``/holdem history [hand]``: hand ``number`` of this channel's table (default the last)
+    as a masked PHH file, with the asker's own cards in the reply only."""
+    guild_id = interaction.guild_id or 0
+    table_id = await table_id_here(storage, guild_id, interaction.channel_id or 0, live)
+    await acknowledge(interaction, ephemeral=True, thinking=True)
+    record = await settled_hand(storage, guild_id, table_id, number)
+    assert record.phh is not None
+    seat_no = next((s.seat_no for s in record.seats if s.user_id == interaction.user.id), None)
+    published = publish_hand(record.phh, seat_no)
+    text = f"Hand #{record.hand_id}: cards nobody showed are written `????`."
+    if published.own_cards is not None:
+        text += f"\nYour cards were **{formatting.hole_cards_text(published.own_cards)}**."
+    await interaction.followup.send(
+        text,
+        file=discord.File(
+            io.BytesIO(published.text.encode()),
+            filename=f"holdem-table{table_id}-hand{record.hand_id}.phh",
+        ),
+        ephemeral=True,
+    )

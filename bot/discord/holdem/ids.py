@@ -7,7 +7,9 @@ a click after a restart still finds its table, and a stale or repeated click is 
   ``raise`` (opens the amount modal);
 - ``holdem:act:{table}:{hand}:{count}:to:{amount}`` for the quick raise buttons;
 - ``holdem:cards:{table}`` for "My cards" (valid for the whole life of the table);
-- ``holdem:raise:{table}:{hand}:{count}`` for the raise modal, and ``amount`` for its input.
+- ``holdem:raise:{table}:{hand}:{count}`` for the raise modal, and ``amount`` for its input;
+- ``holdem:replay:{table}:{hand}:{user}:{frame}:{step}`` for the replayer's buttons (``/holdem
+  hand``): the frame to show, and which button (``prev`` or ``next``) so that ids stay unique.
 
 All are far below Discord's 100-character limit (ids are at most 20 digits).
 """
@@ -27,6 +29,10 @@ RAISE_MODAL_TEMPLATE = (
     r"holdem:raise:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<count>[0-9]{1,20})"
 )
 AMOUNT_INPUT = "amount"
+REPLAY_TEMPLATE = (
+    r"holdem:replay:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<user>[0-9]{1,20}):"
+    r"(?P<frame>[0-9]{1,3}):(?P<step>prev|next)"
+)
 
 
 class Move(enum.StrEnum):
@@ -65,3 +71,17 @@ def cards_id(table_id: int) -> str:
 
 def raise_modal_id(ref: ActionRef) -> str:
     return f"{RAISE_MODAL_PREFIX}{ref.table_id}:{ref.hand_id}:{ref.action_count}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRef:
+    """A replayer button: whose replay of which hand, and the frame it shows."""
+
+    table_id: int
+    hand_id: int
+    user_id: int
+    frame: int
+
+
+def replay_id(ref: ReplayRef, step: str) -> str:
+    return f"holdem:replay:{ref.table_id}:{ref.hand_id}:{ref.user_id}:{ref.frame}:{step}"
