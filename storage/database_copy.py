@@ -189,6 +189,7 @@ TABLES: tuple[CopiedTable, ...] = (
             "hands_played",
             "hands_won",
             "blackjacks",
+            "bot_name",
         ),
         ("round_id", "user_id"),
     ),
@@ -213,6 +214,11 @@ TABLES: tuple[CopiedTable, ...] = (
             "biggest_pot",
         ),
         ("season_id", "user_id", "game"),
+    ),
+    CopiedTable(
+        "trainer_grades",
+        ("season_id", "guild_id", "user_id", "decisions", "correct", "expected_loss_milli"),
+        ("season_id", "user_id"),
     ),
     CopiedTable("season_balances", ("season_id", "user_id", "balance"), ("season_id", "user_id")),
     CopiedTable(

@@ -38,7 +38,8 @@ class AccountKind(StrEnum):
     """The guild's bank: funds bot seats, covers blackjack wins, takes blackjack losses. It is
     the only account allowed below zero: its balance is the house's result against players."""
     SEAT = "seat"
-    """Chips at a poker table, for one seating session of a member or a bot."""
+    """Chips at a poker table, for one seating session of a member or a bot; also a bot's chips
+    in one blackjack round (bet accounts are members')."""
     BET = "bet"
     """One member's chips in play in one blackjack round (round escrow)."""
 
@@ -443,6 +444,8 @@ class RoundPlayer:
     hands_played: int
     hands_won: int
     blackjacks: int
+    bot_name: str | None = None
+    """A bot player's name (its ``user_id`` is then negative, and its chips the house's)."""
 
 
 @dataclass(frozen=True, slots=True)

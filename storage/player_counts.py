@@ -203,7 +203,7 @@ _BLACKJACK_ROWS = (
     "(SELECT COUNT(*) FROM bj_bets b WHERE b.round_id = p.round_id AND b.user_id = p.user_id "
     "AND b.reason = 'insurance') "
     "FROM bj_rounds r JOIN bj_players p ON p.round_id = r.round_id "
-    "WHERE r.status = 'settled'"
+    "WHERE r.status = 'settled' AND p.bot_name IS NULL"  # the house's bots have no statistics
 )
 
 

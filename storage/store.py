@@ -41,6 +41,7 @@ from storage import (
     player_counts,
     stats,
     table_messages,
+    trainer,
 )
 from storage.backend import Backend, Transaction
 from storage.check import run_check
@@ -53,6 +54,7 @@ from storage.export import (
     write_sessions,
 )
 from storage.ledger import Work, replayed, require_id, require_key
+from storage.trainer import DecisionGrades
 
 if TYPE_CHECKING:
     from storage.postgres import PostgresBackend
@@ -790,6 +792,20 @@ class Storage:
             guild=_round_guild(round_id),
         )
 
+    async def join_round_bot(
+        self, round_id: int, seat: int, name: str, amount: int, *, key: str
+    ) -> RoundState:
+        """Seat a named bot at ``seat`` in an open round, its bet moved from the house now; it
+        plays under ``bot_player_id(seat)``."""
+        return await self._operate(
+            "join_round_bot",
+            key,
+            {"round_id": round_id, "seat": seat, "name": name, "amount": amount},
+            RoundState,
+            lambda work: blackjack.join_round_bot(work, round_id, seat, name, amount),
+            guild=_round_guild(round_id),
+        )
+
     async def add_bet(
         self, round_id: int, user_id: int, amount: int, *, reason: BetReason, key: str
     ) -> RoundState:
@@ -810,15 +826,24 @@ class Storage:
         *,
         history: str,
         key: str,
+        grades: Mapping[int, DecisionGrades] | None = None,
     ) -> RoundSettled:
-        """Pay a round out: ``outcomes`` by member (payout including stakes), ``history`` its
-        cards and results. The house covers wins and takes losses."""
+        """Pay a round out: ``outcomes`` by player (payout including stakes), ``history`` its
+        cards and results, ``grades`` the trainer's grades by member (same transaction). The
+        house covers wins and takes losses."""
+        arguments: dict[str, object] = {
+            "round_id": round_id,
+            "outcomes": _pairs(outcomes),
+            "history": history,
+        }
+        if grades:
+            arguments["grades"] = _pairs(grades)
         return await self._operate(
             "settle_round",
             key,
-            {"round_id": round_id, "outcomes": _pairs(outcomes), "history": history},
+            arguments,
             RoundSettled,
-            lambda work: blackjack.settle_round(work, round_id, outcomes, history),
+            lambda work: blackjack.settle_round(work, round_id, outcomes, history, grades),
             guild=_round_guild(round_id),
         )
 
@@ -1034,6 +1059,12 @@ class Storage:
     ) -> Stats:
         """A member's results for one game (None: all games), all time or for a season."""
         return await self._read(lambda tx: stats.read_stats(tx, guild_id, user_id, game, season))
+
+    async def decision_grades(
+        self, guild_id: int, user_id: int, *, season: SeasonSelector = Period.ALL_TIME
+    ) -> DecisionGrades:
+        """A member's Blackjack decisions graded against basic strategy, all time or a season."""
+        return await self._read(lambda tx: trainer.read_grades(tx, guild_id, user_id, season))
 
     async def leaderboard(
         self,
