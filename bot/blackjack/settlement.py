@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.blackjack.events import Player, PlayerResult
+from bot.blackjack.events import PlayerResult
+from bot.blackjack.grading import tally
+from bot.blackjack.seats import Bettor
 from engine.blackjack import Round
 from engine.blackjack.hand import hand_value
 from engine.blackjack.history import PlayerHistory, RoundHistory, dumps, summarise
-from storage import RoundOutcome
+from storage import DecisionGrades, RoundOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +21,17 @@ class Settlement:
     outcomes: Mapping[int, RoundOutcome]
     results: tuple[PlayerResult, ...]
     history: str
+    grades: Mapping[int, DecisionGrades]
+    """The members' graded decisions, stored with the settlement."""
 
 
-def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
-    """The settlement of ``game``, finished, for ``players`` (in seat order)."""
+def settle(game: Round, bettors: Sequence[Bettor], rules: str) -> Settlement:
+    """The settlement of ``game``, finished, for ``bettors`` (in seat order), with the
+    members' graded decisions."""
+    players = [bettor.player for bettor in bettors]
+    members = [bettor for bettor in bettors if not bettor.bot]
+    texts = {b.user_id: tuple(f"{g.action.label}: {g.text}" for g in b.grades) for b in members}
+    grades = {b.user_id: tally(b.grades) for b in members if b.grades}
     summary = summarise(game.results, game.insurance_results, seats=[p.seat for p in players])
     outcomes = {
         p.user_id: RoundOutcome(
@@ -41,6 +50,8 @@ def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
             summary[p.seat].payout,
             summary[p.seat].net,
             summary[p.seat].lines,
+            texts.get(p.user_id, ()),
+            p.bot,
         )
         for p in players
     )
@@ -64,4 +75,4 @@ def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
             for p in players
         ),
     )
-    return Settlement(outcomes, results, dumps(history))
+    return Settlement(outcomes, results, dumps(history), grades)

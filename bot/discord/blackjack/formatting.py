@@ -15,9 +15,11 @@ from bot.blackjack.events import (
     BlackjackSnapshot,
     PlayerResult,
     RoundFinished,
+    ShoeReshuffled,
+    ShoeState,
     TablePhase,
 )
-from bot.blackjack.view import deciding, in_order, table_view, total_text
+from bot.blackjack.view import deciding, in_order, is_bot, table_view, total_text
 from bot.discord.blackjack.ids import ActionRef, action_id, deal_id, hint_id
 from bot.discord.posts import (
     TITLE_LIMIT,
@@ -94,6 +96,8 @@ def table_payload(
         return None
     live = not finished and cancelled is None
     text = blackjack_table_text(view)
+    if snapshot.shoe is not None:
+        text += "\n" + shoe_line(snapshot.shoe)
     if log:
         lines = "\n".join(escape(line) for line in log[-LOG_LINES:])
         extra = f"\n\n**This round**\n{lines}"
@@ -141,6 +145,10 @@ def turn_line(snapshot: BlackjackSnapshot) -> str:
         return "No round is being played: `/blackjack deal` to start one."
     offers = deciding(snapshot)
     game = snapshot.view
+    bot = snapshot.to_act_user
+    if not offers and bot is not None and is_bot(snapshot, bot):
+        player = snapshot.player(bot)
+        return f"▶ {escape(player.name if player else 'A bot')} (a bot) is thinking…"
     if not offers or game is None:
         return "The dealer plays…"
     timeout = f" · times out {countdown}" if countdown else ""
@@ -206,8 +214,38 @@ def bet_line(event: BetPlaced) -> str:
 
 def _result_line(result: PlayerResult) -> str:
     net = f"{result.net:+,}" if result.net else "±0"
-    head = f"**{escape(result.name)}** {net} (bet {result.staked:,}, paid {result.payout:,})"
-    return head + (": " + " · ".join(result.lines) if result.lines else "")
+    name = escape(result.name) + (" (bot)" if result.bot else "")
+    head = f"**{name}** {net} (bet {result.staked:,}, paid {result.payout:,})"
+    line = head + (": " + " · ".join(result.lines) if result.lines else "")
+    if result.grades:
+        line += "\n  Trainer: " + " · ".join(result.grades)
+    return line
+
+
+def shoe_line(shoe: ShoeState) -> str:
+    """The shoe as a card counter reads it: cards left, the discards, the last reshuffle."""
+    if shoe.continuous:
+        return f"Shoe: {shoe.decks} deck{'s' if shoe.decks > 1 else ''}, reshuffled every round."
+    line = (
+        f"Shoe: {shoe.cards_left:,} of {shoe.size:,} cards left · {shoe.discards:,} dealt "
+        f"({shoe.discards / shoe.size:.0%})"
+    )
+    if shoe.shuffled_round is not None:
+        line += f" · shuffled before round #{shoe.shuffled_round}"
+        if shoe.shuffled_at is not None:
+            line += f" (<t:{int(shoe.shuffled_at)}:R>)"
+    return line
+
+
+def reshuffle_post(event: ShoeReshuffled) -> Post:
+    """The shoe was shuffled: the running count starts again from zero."""
+    shoe = event.shoe
+    return Post(
+        description=(
+            f"🔀 The shoe is reshuffled ({shoe.decks} deck{'s' if shoe.decks > 1 else ''}, "
+            f"{shoe.size:,} cards) before round #{event.round_id}: counts start again from 0."
+        )
+    )
 
 
 def result_post(event: RoundFinished) -> Post:

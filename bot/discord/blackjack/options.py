@@ -28,6 +28,7 @@ def table_settings(config: BlackjackConfig, overrides: Mapping[str, Any]) -> Bla
         betting_seconds=float(config.betting_seconds),
         turn_seconds=float(config.turn_seconds),
         hints=config.hints,
+        bot_seats=config.bot_seats,
     )
     return dataclasses.replace(settings, **overrides) if overrides else settings
 
