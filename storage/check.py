@@ -4,8 +4,9 @@ Verifies that every balance equals the sum of its ledger rows (and every row's r
 that no balance but the house's is negative, that each guild holds exactly what was minted minus
 what was burned, that every non-minting operation's rows sum to zero, that no chips were left
 behind in a seat somebody left or in the escrow of a finished round, and that every round's
-escrow belongs to its player (a member's bet account, or a member-less account for a bot). Also lists the instances
-(living and recently ended) and what each owns, so an operator sees who hosts what.
+escrow belongs to its player (a member's bet account, or a member-less account for a bot). Also
+lists the instances (living and recently ended) and what each owns, so an operator sees who hosts
+what.
 """
 
 from __future__ import annotations
