@@ -38,6 +38,7 @@ from bot.holdem.settings import (
     HoldemSettings,
 )
 from bot.tables.limits import (
+    BLACKJACK_MAX_BOTS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
@@ -258,7 +259,13 @@ class BlackjackConfig:
     )
     hints: bool = field(default=True, metadata=meta("Whether /blackjack hint is available."))
     bot_seats: int = field(
-        default=0, metadata=meta("Bot players at a table, for atmosphere.", minimum=0, maximum=6)
+        default=0,
+        metadata=meta(
+            "House-funded bot players dealt in with the members (in seats they leave free); "
+            "they play basic strategy. Off while the server's bots are off.",
+            minimum=0,
+            maximum=BLACKJACK_MAX_BOTS,
+        ),
     )
 
 

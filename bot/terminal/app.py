@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings
+from bot.blackjack.seats import BOT_THINK_SECONDS
 from bot.cli.common import CliError, seed_value, whole
 from bot.cli.db import database
 from bot.config import ConfigError, FeltConfig, load_config
@@ -142,6 +143,8 @@ def blackjack_command(args: argparse.Namespace) -> int:
         betting_seconds=base.betting_seconds,
         turn_seconds=TURN_SECONDS,
         hints=base.hints,
+        bot_seats=base.bot_seats,
+        bot_delay_seconds=0.0 if args.fast else BOT_THINK_SECONDS,
     )
     bet = base.min_bet
     if args.bet is not None:

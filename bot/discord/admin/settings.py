@@ -135,7 +135,7 @@ class SettingsCommands(AdminCommands):
         betting_seconds="Betting window before the cards are dealt",
         turn_seconds="Time a player has to act",
         hints="Whether /blackjack hint is available",
-        bot_seats="Bot players at a table, for atmosphere (when bots are on)",
+        bot_seats="House bots dealt in with the members, playing basic strategy (when bots are on)",
     )
     @app_commands.choices(
         preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)]
