@@ -9,7 +9,7 @@ from storage import DecisionGrades, bot_player_id
 from storage.errors import InvalidArgument, InvalidSettlement
 from storage.models import BetReason, Game, Metric, ProblemKind, RoundOutcome
 from storage.store import Storage
-from tests.storage.conftest import Sql, State
+from tests.storage.support import Sql, State
 
 GUILD = 222
 CHANNEL = 9

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.blackjack.drill import SEED_LIMIT
 from bot.blackjack.errors import (
     NotInRoundError,
 )
@@ -25,6 +27,7 @@ from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import seat_label
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import DYNAMIC_ITEMS, HANDLERS
+from bot.discord.blackjack.drill import start as start_drill
 from bot.discord.blackjack.ids import ActionRef
 from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
 from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap
@@ -38,7 +41,7 @@ from bot.discord.table_cog import TableCog
 from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
 from bot.tables.errors import StaleActionError
-from engine.blackjack import Action, Rules, Shoe
+from engine.blackjack import PRESETS, Action, Rules, Shoe
 from storage import MAX_CHIPS, Storage
 
 _log = logging.getLogger("felt.discord.blackjack")
@@ -310,6 +313,24 @@ class Blackjack(TableCog[BlackjackPresenter]):
         if table is None or table.round_id is None:
             raise Refusal("No round is being played here: `/blackjack deal` to start one.")
         await interaction.response.send_message(self._hint_text(table, member.id), ephemeral=True)
+
+    @blackjack.command(
+        name="drill", description="Practise basic strategy: random decisions, scored (no chips)."
+    )
+    @app_commands.describe(rules="The rule set to drill under (default: this server's)")
+    @app_commands.choices(rules=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    async def drill(
+        self, interaction: discord.Interaction[FeltBot], rules: str | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        if rules is not None and rules not in PRESETS:
+            raise Refusal(f"Rules must be one of {', '.join(PRESETS)}.")
+        if rules is None:
+            rules = (
+                await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
+            ).preset
+        content, view = start_drill(rules, secrets.randbelow(SEED_LIMIT))
+        await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 async def setup(bot: FeltBot) -> None:
