@@ -23,9 +23,8 @@ def asked(message: FakeMessage) -> tuple[int, dict[Action, str]]:
     refs = [DRILL.fullmatch(button.custom_id or "") for button in message.buttons]
     seeds = {int(ref["seed"]) for ref in refs if ref is not None}
     assert len(seeds) == 1, message.buttons
-    labels = {
-        Action(ref["action"]): b.label for ref, b in zip(refs, message.buttons, strict=True) if ref
-    }
+    pairs = zip(refs, message.buttons, strict=True)
+    labels = {Action(ref["action"]): str(button.label) for ref, button in pairs if ref}
     return seeds.pop(), labels
 
 
