@@ -43,6 +43,14 @@ class DecisionGrades:
             self.expected_loss_milli + other.expected_loss_milli,
         )
 
+    def since(self, earlier: DecisionGrades) -> DecisionGrades:
+        """What was added to a record since it stood at ``earlier``."""
+        return DecisionGrades(
+            self.decisions - earlier.decisions,
+            self.correct - earlier.correct,
+            self.expected_loss_milli - earlier.expected_loss_milli,
+        )
+
 
 def check_grades(grades: object, members: set[int]) -> dict[int, DecisionGrades]:
     """``grades`` by member, each consistent and for a member of the round, or a refusal."""

@@ -4,7 +4,7 @@
     felt play holdem [--seats 6] [--bots smart,random,...] [--name NAME] [--buy-in N]
                      [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
     felt play tournament [--preset turbo] [--players 9] [--bots smart] [--name NAME] [--seed S]
-    felt play blackjack [--rules casino|classic] [--bet N] [--auto] [--name NAME]
+    felt play blackjack [--rules casino|classic] [--bet N] [--auto] [--train] [--name NAME]
                         [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
 
 Chips live in a local wallet in the database `felt run` would use (``--db``, else the config's
@@ -104,6 +104,11 @@ def _register_blackjack(games: SubParsers, game: argparse.ArgumentParser) -> Non
     blackjack.add_argument("--bet", metavar="N", help="the bet Enter places (table minimum)")
     blackjack.add_argument(
         "--auto", action="store_true", help="play one round by basic strategy and exit"
+    )
+    blackjack.add_argument(
+        "--train",
+        action="store_true",
+        help="grade every decision against basic strategy; a summary at the end",
     )
     blackjack.set_defaults(handler=_blackjack)
 

@@ -155,6 +155,7 @@ def blackjack_command(args: argparse.Namespace) -> int:
         bet=bet,
         dealer_delay=0.0 if fast else _delay(args.delay, DEFAULT_DEALER_DELAY),
         seed=_seed(args.seed),
+        train=bool(args.train),
     )
     game = auto_round if args.auto else play_blackjack
     guild_id = _guild(options.seed)
