@@ -22,6 +22,8 @@ from storage.errors import (
 )
 from storage.ledger import Work, parse_time, require_amount, require_id, require_text
 from storage.models import (
+    MAX_SIDE_BET_PAYOUT,
+    SIDE_BETS,
     AccountKind,
     BetReason,
     Game,
@@ -115,13 +117,27 @@ def _state(work: Work, found: _Round) -> RoundState:
     )
 
 
-def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, int]) -> RoundState:
-    """Deal a round: every member's bet moves from their wallet into the round's escrow."""
+SideBets = Mapping[BetReason, int]
+"""A member's side bets placed with their opening bet, by kind."""
+
+
+def open_round(
+    work: Work,
+    guild_id: int,
+    channel_id: int,
+    bets: Mapping[int, int],
+    side_bets: Mapping[int, SideBets] | None = None,
+) -> RoundState:
+    """Deal a round: every member's bet (and side bets) moves from their wallet into the
+    round's escrow."""
     if not isinstance(bets, Mapping) or not 1 <= len(bets) <= MAX_PLAYERS:
         raise InvalidArgument(f"A round needs between 1 and {MAX_PLAYERS} bets.")
     for user_id, amount in bets.items():
         require_id(user_id, "A user id")
         require_amount(amount, what="bet")
+    sides = {user_id: _checked_side_bets(side) for user_id, side in (side_bets or {}).items()}
+    if set(sides) - set(bets):
+        raise InvalidArgument("Side bets need an opening bet from the same member.")
     work.guild(guild_id)
     round_id = int(
         work.tx.value(
@@ -146,14 +162,49 @@ def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, in
             (round_id, user_id, amount, work.stamp),
         )
         work.transfer(guild_id, wallet.account_id, escrow, amount, LedgerKind.BET, user_id=user_id)
+        _escrow_side_bets(
+            work, guild_id, round_id, user_id, wallet.account_id, escrow, sides.get(user_id)
+        )
     return _state(work, _Round(round_id, guild_id, channel_id, RoundStatus.OPEN))
 
 
-def join_round(work: Work, round_id: int, user_id: int, amount: int) -> RoundState:
-    """A member joins an open round with an opening bet, moved from their wallet now (the
-    betting window: the table host calls this only before the cards are dealt)."""
+def _checked_side_bets(side_bets: object) -> dict[BetReason, int]:
+    if not isinstance(side_bets, Mapping) or not set(side_bets) <= SIDE_BETS:
+        raise InvalidArgument("Side bets are 21+3 and Perfect Pairs only.")
+    return {reason: require_amount(amount, what="side bet") for reason, amount in side_bets.items()}
+
+
+def _escrow_side_bets(
+    work: Work,
+    guild_id: int,
+    round_id: int,
+    user_id: int,
+    wallet: int,
+    escrow: int,
+    side_bets: Mapping[BetReason, int] | None,
+) -> None:
+    """Move a member's side bets into their round escrow with the opening bet."""
+    for reason, amount in sorted((side_bets or {}).items()):
+        work.transfer(guild_id, wallet, escrow, amount, LedgerKind.BET, user_id=user_id)
+        work.tx.execute(
+            "UPDATE bj_players SET total_bet = total_bet + ? WHERE round_id = ? AND user_id = ?",
+            (amount, round_id, user_id),
+        )
+        work.tx.execute(
+            "INSERT INTO bj_bets (round_id, user_id, reason, amount, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (round_id, user_id, reason.value, amount, work.stamp),
+        )
+
+
+def join_round(
+    work: Work, round_id: int, user_id: int, amount: int, side_bets: SideBets | None = None
+) -> RoundState:
+    """A member joins an open round with an opening bet (and side bets), moved from their wallet
+    now (the betting window: the table host calls this only before the cards are dealt)."""
     require_id(user_id, "A user id")
     require_amount(amount, what="bet")
+    sides = _checked_side_bets(side_bets or {})
     found = _round(work.tx, round_id)
     work.guild_id, work.actor_id, work.round_id = found.guild_id, user_id, round_id
     players = _players(work.tx, round_id)
@@ -175,6 +226,7 @@ def join_round(work: Work, round_id: int, user_id: int, amount: int) -> RoundSta
     work.transfer(
         found.guild_id, wallet.account_id, escrow, amount, LedgerKind.BET, user_id=user_id
     )
+    _escrow_side_bets(work, found.guild_id, round_id, user_id, wallet.account_id, escrow, sides)
     return _state(work, found)
 
 
@@ -218,7 +270,7 @@ def add_bet(work: Work, round_id: int, user_id: int, amount: int, reason: BetRea
     """Grow a member's stake in an open round (double, split or insurance), paid from the
     wallet at this moment."""
     require_amount(amount, what="bet")
-    if not isinstance(reason, BetReason) or reason is BetReason.INITIAL:
+    if not isinstance(reason, BetReason) or reason is BetReason.INITIAL or reason in SIDE_BETS:
         raise InvalidArgument("A bet in play can only grow by a double, a split or insurance.")
     found = _round(work.tx, round_id)
     work.guild_id, work.round_id = found.guild_id, round_id
@@ -246,14 +298,21 @@ def add_bet(work: Work, round_id: int, user_id: int, amount: int, reason: BetRea
     return _state(work, found)
 
 
-def _check_outcome(user_id: int, outcome: object, escrow: int) -> RoundOutcome:
+def _check_outcome(user_id: int, outcome: object, escrow: int, side: int) -> RoundOutcome:
+    """``outcome`` checked against the ``escrow`` a player had in the round, ``side`` of it in
+    side bets (which may pay up to ``MAX_SIDE_BET_PAYOUT`` times themselves)."""
     if not isinstance(outcome, RoundOutcome):
         raise InvalidSettlement("Round outcomes must be RoundOutcome values.")
     require_amount(outcome.payout, what="payout", allow_zero=True)
-    if outcome.payout > MAX_PAYOUT_MULTIPLE * escrow:
+    most = MAX_PAYOUT_MULTIPLE * (escrow - side) + MAX_SIDE_BET_PAYOUT * side
+    if outcome.payout > most:
+        limit = (
+            f"{MAX_PAYOUT_MULTIPLE} times the {escrow:,} chips they had in the round"
+            if not side
+            else f"the {most:,} that {escrow:,} chips ({side:,} in side bets) can win"
+        )
         raise InvalidSettlement(
-            f"A payout of {outcome.payout:,} to user {user_id} is more than "
-            f"{MAX_PAYOUT_MULTIPLE} times the {escrow:,} chips they had in the round."
+            f"A payout of {outcome.payout:,} to user {user_id} is more than {limit}."
         )
     counts = (outcome.hands_played, outcome.hands_won, outcome.blackjacks)
     if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
@@ -280,7 +339,11 @@ def settle_round(
         raise InvalidSettlement(
             "A settlement must give an outcome for exactly the round's players."
         )
-    checked = {p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow) for p in players}
+    sides = _side_stakes(work.tx, round_id)
+    checked = {
+        p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow, sides.get(p.user_id, 0))
+        for p in players
+    }
     members = {p.user_id for p in players if p.bot_name is None}
     graded = check_grades({} if grades is None else grades, members)
     house = work.guild(found.guild_id).house_account_id
@@ -322,6 +385,19 @@ def settle_round(
     add_blackjack_round(work, round_id)
     add_grades(work, found.guild_id, season_id, graded)
     return RoundSettled(round_id, payouts, nets, wallets)
+
+
+def _side_stakes(tx: Transaction, round_id: int) -> dict[int, int]:
+    """Chips each player has in side bets in the round."""
+    reasons = tuple(reason.value for reason in sorted(SIDE_BETS))
+    return {
+        int(user_id): int(total)
+        for user_id, total in tx.all(
+            "SELECT user_id, SUM(amount) FROM bj_bets WHERE round_id = ? AND reason IN (?, ?) "
+            "GROUP BY user_id",
+            (round_id, *reasons),
+        )
+    }
 
 
 def _record_player(

@@ -121,6 +121,17 @@ class BetReason(StrEnum):
     """The bet for a new hand after a split."""
     INSURANCE = "insurance"
     """An insurance side bet."""
+    SIDE_21_3 = "side_21_3"
+    """A 21+3 side bet, placed with the opening bet."""
+    PERFECT_PAIRS = "perfect_pairs"
+    """A Perfect Pairs side bet, placed with the opening bet."""
+
+
+SIDE_BETS = frozenset({BetReason.SIDE_21_3, BetReason.PERFECT_PAIRS})
+"""The side bets placed with the opening bet (settled on the opening cards)."""
+MAX_SIDE_BET_PAYOUT = 101
+"""A side bet pays back at most this many times itself: the best 21+3 pay table's 100 to 1
+(suited trips), stake included."""
 
 
 class Metric(StrEnum):

@@ -760,35 +760,61 @@ class Storage:
     # --- blackjack ---------------------------------------------------------------------------
 
     async def open_round(
-        self, guild_id: int, channel_id: int, bets: Mapping[int, int], *, key: str
+        self,
+        guild_id: int,
+        channel_id: int,
+        bets: Mapping[int, int],
+        *,
+        key: str,
+        side_bets: Mapping[int, Mapping[BetReason, int]] | None = None,
     ) -> RoundState:
-        """Deal a blackjack round: each member's bet moves from wallet to round escrow now.
+        """Deal a blackjack round: each member's bet (and side bets, by member) moves from
+        wallet to round escrow now.
 
         All bets move or none do (:class:`InsufficientChips` names the member short of chips).
         """
         require_id(guild_id, "A guild id")
         require_id(channel_id, "A channel id")
+        arguments: dict[str, object] = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "bets": _pairs(bets),
+        }
+        if side_bets:
+            arguments["side_bets"] = _side_pairs(side_bets)
         return await self._operate(
             "open_round",
             key,
-            {"guild_id": guild_id, "channel_id": channel_id, "bets": _pairs(bets)},
+            arguments,
             RoundState,
-            lambda work: blackjack.open_round(work, guild_id, channel_id, bets),
+            lambda work: blackjack.open_round(work, guild_id, channel_id, bets, side_bets),
             guild=_in_guild(guild_id),
         )
 
-    async def join_round(self, round_id: int, user_id: int, amount: int, *, key: str) -> RoundState:
-        """A member joins an open round with an opening bet, moved from their wallet now.
+    async def join_round(
+        self,
+        round_id: int,
+        user_id: int,
+        amount: int,
+        *,
+        key: str,
+        side_bets: Mapping[BetReason, int] | None = None,
+    ) -> RoundState:
+        """A member joins an open round with an opening bet (and side bets), moved from their
+        wallet now.
 
         Raises :class:`InsufficientChips`, :class:`InvalidAmount`, and :class:`InvalidArgument`
         for a second bet or a full round (7 players).
         """
+        arguments: dict[str, object] = {"round_id": round_id, "user_id": user_id, "amount": amount}
+        if side_bets:
+            arguments["side_bets"] = _pairs(side_bets)
         return await self._operate(
             "join_round",
             key,
-            {"round_id": round_id, "user_id": user_id, "amount": amount},
+            arguments,
             RoundState,
-            lambda work: blackjack.join_round(work, round_id, user_id, amount),
+            lambda work: blackjack.join_round(work, round_id, user_id, amount, side_bets),
             guild=_round_guild(round_id),
         )
 
@@ -1317,3 +1343,8 @@ def _pairs(mapping: Mapping[Any, Any]) -> list[list[Any]]:
     if not isinstance(mapping, Mapping):
         raise InvalidArgument("Expected a mapping by seat or member.")
     return [[k, v] for k, v in sorted(mapping.items(), key=lambda item: repr(item[0]))]
+
+
+def _side_pairs(side_bets: Mapping[Any, Mapping[Any, Any]]) -> list[list[Any]]:
+    """Side bets by member as a fingerprint sees them (sorted pairs of sorted pairs)."""
+    return [[user_id, _pairs(bets)] for user_id, bets in sorted(side_bets.items())]

@@ -18,3 +18,21 @@ CREATE TABLE trainer_grades (
     PRIMARY KEY (season_id, user_id)
 ) WITHOUT ROWID;
 CREATE INDEX trainer_grades_by_member ON trainer_grades (guild_id, user_id);
+
+-- Side bets (21+3 and Perfect Pairs) go into a player's round escrow with the main bet: two
+-- more reasons for a bet row. SQLite cannot change a CHECK, so the small table is rebuilt.
+CREATE TABLE bj_bets_new (
+    bet_id          INTEGER PRIMARY KEY,
+    round_id        INTEGER NOT NULL,
+    user_id         INTEGER NOT NULL,
+    reason          TEXT    NOT NULL CHECK (reason IN ('initial', 'double', 'split', 'insurance',
+                                                       'side_21_3', 'perfect_pairs')),
+    amount          INTEGER NOT NULL CHECK (amount > 0),
+    created_at      TEXT    NOT NULL,
+    FOREIGN KEY (round_id, user_id) REFERENCES bj_players (round_id, user_id)
+);
+INSERT INTO bj_bets_new (bet_id, round_id, user_id, reason, amount, created_at)
+    SELECT bet_id, round_id, user_id, reason, amount, created_at FROM bj_bets;
+DROP TABLE bj_bets;
+ALTER TABLE bj_bets_new RENAME TO bj_bets;
+CREATE INDEX bj_bets_by_round ON bj_bets (round_id);

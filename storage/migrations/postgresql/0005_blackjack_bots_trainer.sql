@@ -19,3 +19,9 @@ CREATE TABLE trainer_grades (
     PRIMARY KEY (season_id, user_id)
 );
 CREATE INDEX trainer_grades_by_member ON trainer_grades (guild_id, user_id);
+
+-- Side bets (21+3 and Perfect Pairs) go into a player's round escrow with the main bet: two
+-- more reasons for a bet row.
+ALTER TABLE bj_bets DROP CONSTRAINT bj_bets_reason_check;
+ALTER TABLE bj_bets ADD CONSTRAINT bj_bets_reason_check CHECK (reason IN ('initial', 'double',
+    'split', 'insurance', 'side_21_3', 'perfect_pairs'));
