@@ -39,6 +39,8 @@ from bot.holdem.settings import (
 )
 from bot.tables.limits import (
     BLACKJACK_MAX_BOTS,
+    BLACKJACK_MAX_SIDE_BET,
+    BLACKJACK_SIDE_21_3_CHOICES,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
@@ -265,6 +267,24 @@ class BlackjackConfig:
             "they play basic strategy. Off while the server's bots are off.",
             minimum=0,
             maximum=BLACKJACK_MAX_BOTS,
+        ),
+    )
+    side_21_3: str = field(
+        default="off",
+        metadata=meta(
+            "The 21+3 side bet: off, or its pay table (classic 9:1, or five_tier 100/40/30/10/5).",
+            choices=BLACKJACK_SIDE_21_3_CHOICES,
+        ),
+    )
+    perfect_pairs: bool = field(
+        default=False, metadata=meta("Whether the Perfect Pairs side bet (25/12/6) is offered.")
+    )
+    max_side_bet: int = field(
+        default=100,
+        metadata=meta(
+            "Largest side bet, in chips (each side bet is 1 chip to this).",
+            minimum=1,
+            maximum=BLACKJACK_MAX_SIDE_BET,
         ),
     )
 

@@ -10,6 +10,7 @@ from enum import Enum
 from bot.tables.events import Notice
 from engine.blackjack import Action, Rules, Shoe
 from engine.blackjack.views import RoundView
+from storage import BetReason
 
 
 class TablePhase(Enum):
@@ -110,11 +111,12 @@ class BettingOpened:
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced:
-    """A member's bet went into escrow."""
+    """A member's bet (and side bets) went into escrow."""
 
     user_id: int
     name: str
     amount: int
+    side_bets: Mapping[BetReason, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

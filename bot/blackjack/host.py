@@ -22,6 +22,7 @@ chips between rounds, so there is nothing else to restore.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from bot.blackjack.errors import (
     ActionRefused,
@@ -40,7 +41,13 @@ from bot.blackjack.events import (
     TablePhase,
     TurnStarted,
 )
-from bot.blackjack.seats import Bettor, BlackjackSettings, bot_bettors, check_bet
+from bot.blackjack.seats import (
+    Bettor,
+    BlackjackSettings,
+    bot_bettors,
+    check_bet,
+    check_side_bets,
+)
 from bot.blackjack.settlement import settle
 from bot.blackjack.state import BlackjackTableState
 from bot.tables.errors import StaleActionError
@@ -79,13 +86,23 @@ class BlackjackTable(BlackjackTableState):
 
     # ------------------------------------------------------------------------ betting
 
-    async def bet(self, user_id: int, name: str, amount: int, *, key: str | None = None) -> int:
-        """Place a bet: it leaves the wallet now. Opens a round and its betting window if none.
+    async def bet(
+        self,
+        user_id: int,
+        name: str,
+        amount: int,
+        *,
+        key: str | None = None,
+        side_bets: Mapping[BetReason, int] | None = None,
+    ) -> int:
+        """Place a bet (and side bets): it leaves the wallet now. Opens a round and its betting
+        window if none.
 
         Returns the seat (0-6) the member plays at this round.
         """
         async with self._lock:
             check_bet(amount, self.settings)
+            sides = check_side_bets(side_bets or {}, self.settings)
             await self.storage.ensure_account(self.guild_id, user_id)
             request = key or await self._bet_key(user_id)
             if self.phase is TablePhase.PLAYING:
@@ -99,7 +116,11 @@ class BlackjackTable(BlackjackTableState):
                     opened = await move_chips(
                         "bet",
                         lambda: self.storage.open_round(
-                            self.guild_id, self.channel_id, {user_id: amount}, key=request
+                            self.guild_id,
+                            self.channel_id,
+                            {user_id: amount},
+                            key=request,
+                            side_bets={user_id: sides} if sides else None,
                         ),
                     )
                     self.round_id = opened.round_id
@@ -116,18 +137,19 @@ class BlackjackTable(BlackjackTableState):
                     assert joining is not None
                     await move_chips(
                         "bet",
-                        lambda: self.storage.join_round(joining, user_id, amount, key=request),
+                        lambda: self.storage.join_round(
+                            joining, user_id, amount, key=request, side_bets=sides or None
+                        ),
                     )
             except InsufficientChips:
                 balance = await self._balance(user_id)
-                raise BetRefused(
-                    f"You have {balance:,} chips, not enough for {amount:,}."
-                ) from None
+                total = amount + sum(sides.values())
+                raise BetRefused(f"You have {balance:,} chips, not enough for {total:,}.") from None
             except (InvalidAmount, BalanceLimitExceeded, StorageInvalidArgument) as error:
                 raise BetRefused(str(error)) from None
             seat = min(set(range(SEATS)) - {b.seat for b in self._bettors.values()})
-            self._bettors[user_id] = Bettor(seat, user_id, name, amount)
-            await self._publish(BetPlaced(user_id, name, amount))
+            self._bettors[user_id] = Bettor(seat, user_id, name, amount, side_bets=sides)
+            await self._publish(BetPlaced(user_id, name, amount, sides))
             await self._publish_table()
             return seat
 

@@ -3,6 +3,7 @@ bot players), where the bots sit and what they bet. Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.blackjack.errors import BetRefused
@@ -10,7 +11,7 @@ from bot.blackjack.events import Player
 from bot.blackjack.grading import Grade
 from bot.tables.limits import BLACKJACK_MAX_SEATS
 from engine.blackjack import Rules
-from storage import bot_player_id
+from storage import BetReason, bot_player_id
 
 BOT_NAMES = ("Ada", "Turing", "Hopper", "Knuth", "Lovelace", "Shannon", "Dijkstra")
 """A bot's name by seat (so a seat's bot keeps its name from round to round)."""
@@ -31,6 +32,9 @@ class BlackjackSettings:
     bot_seats: int = 0
     """House-funded bot players dealt in with the members (in the seats members leave free)."""
     bot_delay_seconds: float = BOT_THINK_SECONDS
+    max_side_bet: int = 100
+    """Each side bet the rules offer (``rules.side_21_3``, ``rules.perfect_pairs``) is 1 to
+    this many chips."""
 
 
 @dataclass(slots=True)
@@ -46,6 +50,8 @@ class Bettor:
     bot: bool = False
     grades: list[Grade] = field(default_factory=list)
     """The member's decisions this round, graded against basic strategy."""
+    side_bets: dict[BetReason, int] = field(default_factory=dict)
+    """Side bets placed with the opening bet (21+3, Perfect Pairs)."""
 
     @property
     def player(self) -> Player:
@@ -62,6 +68,40 @@ def check_bet(amount: object, settings: BlackjackSettings) -> int:
             f"Bets at this table are {settings.min_bet:,} to {settings.max_bet:,} chips."
         )
     return amount
+
+
+SIDE_BET_NAMES = {BetReason.SIDE_21_3: "21+3", BetReason.PERFECT_PAIRS: "Perfect Pairs"}
+
+
+def offered_side_bets(rules: Rules) -> tuple[BetReason, ...]:
+    """The side bets a table with ``rules`` offers."""
+    offered = []
+    if rules.side_21_3 is not None:
+        offered.append(BetReason.SIDE_21_3)
+    if rules.perfect_pairs:
+        offered.append(BetReason.PERFECT_PAIRS)
+    return tuple(offered)
+
+
+def check_side_bets(
+    side_bets: Mapping[BetReason, int], settings: BlackjackSettings
+) -> dict[BetReason, int]:
+    """The side bets to place (amounts of 0 left out), or :class:`BetRefused`: each must be on
+    offer at this table and 1 to ``max_side_bet`` chips."""
+    offered = offered_side_bets(settings.rules)
+    placed: dict[BetReason, int] = {}
+    for reason, amount in side_bets.items():
+        if amount == 0:
+            continue
+        name = SIDE_BET_NAMES.get(reason, str(reason))
+        if reason not in offered:
+            raise BetRefused(f"This table has no {name} side bet.")
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise BetRefused(f"A {name} bet must be a whole number of chips.")
+        if not 1 <= amount <= settings.max_side_bet:
+            raise BetRefused(f"{name} bets at this table are 1 to {settings.max_side_bet:,} chips.")
+        placed[reason] = amount
+    return placed
 
 
 def bot_name(seat: int) -> str:

@@ -19,6 +19,7 @@ from bot.blackjack.events import (
     ShoeState,
     TablePhase,
 )
+from bot.blackjack.seats import SIDE_BET_NAMES
 from bot.blackjack.view import deciding, in_order, is_bot, table_view, total_text
 from bot.discord.blackjack.ids import ActionRef, action_id, deal_id, hint_id
 from bot.discord.posts import (
@@ -33,6 +34,12 @@ from bot.render.text import EMBED_DESCRIPTION_LIMIT, blackjack_table_text
 from engine.blackjack import INSURANCE_ACTIONS, Action, Rules
 from engine.blackjack.hand import hand_value
 from engine.blackjack.rules import DoubleRule, Surrender, Ties
+from engine.blackjack.sidebets import (
+    PERFECT_PAIRS_PAYS,
+    TWENTY_ONE_THREE_PAYS,
+    perfect_pairs_house_edge,
+    twenty_one_three_house_edge,
+)
 from engine.cards import Card
 
 IMAGE_NAME = "blackjack-table.png"
@@ -206,7 +213,12 @@ def _label(
 
 
 def bet_line(event: BetPlaced) -> str:
-    return f"{event.name} bets {event.amount:,}"
+    sides = ", ".join(
+        f"{name} {event.side_bets[reason]:,}"
+        for reason, name in SIDE_BET_NAMES.items()
+        if reason in event.side_bets
+    )
+    return f"{event.name} bets {event.amount:,}" + (f" (side bets: {sides})" if sides else "")
 
 
 # ----- posts ----------------------------------------------------------------------------------
@@ -346,6 +358,38 @@ def _player_option_lines(rules: Rules) -> list[str]:
     else:
         lines.append("Ties push: your bet comes back.")
     lines.append("Payouts worth a fraction of a chip are rounded down.")
+    return lines
+
+
+def side_bet_lines(rules: Rules, max_side_bet: int) -> list[str]:
+    """Each side bet the table offers: its pay table and its exact house edge for a fresh shoe
+    (the engine counts every deal)."""
+    lines = []
+    if rules.side_21_3 is not None:
+        table = rules.side_21_3
+        pays = " · ".join(
+            f"{category.label} {multiple} to 1"
+            for category, multiple in sorted(
+                TWENTY_ONE_THREE_PAYS[table].items(), key=lambda item: -item[0]
+            )
+        )
+        edge = float(twenty_one_three_house_edge(rules.decks, table)) * 100
+        lines.append(
+            f"**21+3** ({table.value.replace('_', '-')}: your two cards and the dealer's up card "
+            f"as a poker hand): {pays}. House edge **{edge:.2f}%**."
+        )
+    if rules.perfect_pairs:
+        pays = " · ".join(
+            f"{kind.label} {multiple} to 1"
+            for kind, multiple in sorted(PERFECT_PAIRS_PAYS.items(), key=lambda item: -item[0])
+        )
+        edge = float(perfect_pairs_house_edge(rules.decks)) * 100
+        lines.append(f"**Perfect Pairs** (your two cards): {pays}. House edge **{edge:.2f}%**.")
+    if lines:
+        lines.append(
+            f"Side bets are 1 to {max_side_bet:,} chips, placed with `/blackjack deal` and "
+            "settled on the opening cards."
+        )
     return lines
 
 

@@ -41,8 +41,9 @@ from bot.discord.table_cog import TableCog
 from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
 from bot.tables.errors import StaleActionError
+from bot.tables.limits import BLACKJACK_MAX_SIDE_BET
 from engine.blackjack import PRESETS, Action, Rules, Shoe
-from storage import MAX_CHIPS, Storage
+from storage import MAX_CHIPS, BetReason, Storage
 
 _log = logging.getLogger("felt.discord.blackjack")
 
@@ -53,6 +54,7 @@ SUSPENDED = "Felt is restarting"
 decision is re-applied at the new step this many times."""
 
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
+SideChips = app_commands.Range[int, 0, BLACKJACK_MAX_SIDE_BET]
 ShoeFactory = Callable[[Rules], Shoe]
 
 
@@ -222,8 +224,18 @@ class Blackjack(TableCog[BlackjackPresenter]):
     # ----- commands ----------------------------------------------------------------------------
 
     @blackjack.command(name="deal", description="Bet on this channel's next round of Blackjack.")
-    @app_commands.describe(bet="Your bet in chips, within the table's limits")
-    async def deal(self, interaction: discord.Interaction[FeltBot], bet: Chips) -> None:
+    @app_commands.describe(
+        bet="Your bet in chips, within the table's limits",
+        side_21_3="A 21+3 side bet (your two cards and the dealer's up card), if the table has it",
+        perfect_pairs="A Perfect Pairs side bet (your two cards), if the table has it",
+    )
+    async def deal(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        bet: Chips,
+        side_21_3: SideChips | None = None,
+        perfect_pairs: SideChips | None = None,
+    ) -> None:
         member = guild_member(interaction)
         if member.bot:
             raise Refusal("Bot accounts cannot play.")
@@ -249,8 +261,13 @@ class Blackjack(TableCog[BlackjackPresenter]):
             table = self._table_for(
                 guild_id, channel_id, f"Blackjack · #{name}" if name else "Blackjack", settings
             )
+            side_bets = {BetReason.SIDE_21_3: side_21_3, BetReason.PERFECT_PAIRS: perfect_pairs}
             seat = await table.bet(
-                member.id, member.display_name, amount, key=f"blackjack:bet:{interaction.id}"
+                member.id,
+                member.display_name,
+                amount,
+                key=f"blackjack:bet:{interaction.id}",
+                side_bets={reason: n for reason, n in side_bets.items() if n is not None},
             )
             snapshot = table.snapshot()
         balance = await self.storage.balance(guild_id, member.id)
@@ -282,6 +299,8 @@ class Blackjack(TableCog[BlackjackPresenter]):
             edge = None
         lines = [f"• {line}" for line in formatting.rules_lines(settings.rules)]
         lines += ["", formatting.house_edge_line(edge)]
+        sides = formatting.side_bet_lines(settings.rules, settings.max_side_bet)
+        lines += ["", *sides] if sides else []
         embed = discord.Embed(
             title="Blackjack rules at this table",
             description="\n".join(lines),
