@@ -279,6 +279,10 @@ class BlackjackConfig:
     perfect_pairs: bool = field(
         default=False, metadata=meta("Whether the Perfect Pairs side bet (25/12/6) is offered.")
     )
+    counting: bool = field(
+        default=False,
+        metadata=meta("Whether /blackjack count (the card-counting drill) is offered."),
+    )
     max_side_bet: int = field(
         default=100,
         metadata=meta(

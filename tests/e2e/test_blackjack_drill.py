@@ -1,11 +1,12 @@
-"""``/blackjack drill`` through Discord: an ephemeral stream of decisions answered with buttons,
-scored with a streak, the chart cell and each action's value explained after a miss; no chips
-move."""
+"""``/blackjack drill`` and ``/blackjack count`` through Discord: ephemeral streams of questions
+answered with buttons, scored with a streak, explained after a miss (the chart cell and each
+action's value; each card's tag); no chips move; counting is opt-in per server."""
 
 from __future__ import annotations
 
 import re
 
+from bot.blackjack.counting import CountSystem, count_question
 from bot.blackjack.drill import question
 from bot.blackjack.grading import Grader
 from bot.discord.blackjack import ids
@@ -16,6 +17,7 @@ from tests.e2e.support.blackjack import Factory, answered
 from tests.e2e.support.bot_world import World
 
 DRILL = re.compile(ids.DRILL_TEMPLATE)
+COUNT = re.compile(ids.COUNT_TEMPLATE)
 
 
 def asked(message: FakeMessage) -> tuple[int, dict[Action, str]]:
@@ -56,3 +58,27 @@ async def test_the_drill_scores_answers_with_a_streak_and_explains_a_miss(
     assert "Score 1/2 (50%) · streak 0" in drill.content
     storage: Storage = h.bot.storage
     assert await storage.ledger(world.guild.id) == []  # no chips involved
+
+
+async def test_counting_practice_is_opt_in_per_server_and_scored(
+    world: World, start_blackjack: Factory
+) -> None:
+    h = await start_blackjack()
+    alice = world.alice
+    off = await h.fake.slash(alice, h.channel, "blackjack count")
+    await answered(h.fake, off)
+    assert off.reply.content == "Counting practice is off on this server."
+    assert off.reply.ephemeral
+    on = await h.fake.slash(world.admin, h.channel, "felt-admin config blackjack", counting=True)
+    await answered(h.fake, on)
+
+    started = await h.fake.slash(alice, h.channel, "blackjack count", system="ko", cards=6)
+    await answered(h.fake, started)
+    drill = started.reply
+    assert drill.ephemeral and drill.content.startswith("**Counting drill** (KO, 6 cards")
+    ref = COUNT.fullmatch(drill.buttons[0].custom_id or "")
+    assert ref is not None
+    right = count_question(CountSystem.KO, 6, int(ref["seed"])).count
+    clicked = await h.fake.click(alice, drill, label=f"{right:+d}")
+    await clicked.wait_answered()
+    assert drill.content.startswith(f"✅ {right:+d}: correct.\nScore 1/1 (100%) · streak 1")

@@ -140,6 +140,7 @@ class SettingsCommands(AdminCommands):
         side_21_3="The 21+3 side bet: off, or its pay table",
         perfect_pairs="Whether the Perfect Pairs side bet is offered",
         max_side_bet="Largest side bet, in chips",
+        counting="Whether /blackjack count (the card-counting drill) is offered",
     )
     @app_commands.choices(
         preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)],
@@ -160,6 +161,7 @@ class SettingsCommands(AdminCommands):
         side_21_3: str | None = None,
         perfect_pairs: bool | None = None,
         max_side_bet: app_commands.Range[int, 1, BLACKJACK_MAX_SIDE_BET] | None = None,
+        counting: bool | None = None,
     ) -> None:
         given = {
             "preset": preset,
@@ -172,6 +174,7 @@ class SettingsCommands(AdminCommands):
             "side_21_3": side_21_3,
             "perfect_pairs": perfect_pairs,
             "max_side_bet": max_side_bet,
+            "counting": counting,
         }
         await self._change_table_defaults(interaction, BLACKJACK, "Blackjack", given)
 

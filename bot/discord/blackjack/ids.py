@@ -9,7 +9,9 @@ recognised:
 - ``blackjack:deal:{round}`` for "Deal now" during the betting window;
 - ``blackjack:hint:{round}`` for "Hint" (basic strategy, ephemerally);
 - ``blackjack:drill:{preset}:{seed}:{asked}:{right}:{streak}:{action}`` for an answer in the
-  basic-strategy drill, which carries the whole drill (the question is made from its seed).
+  basic-strategy drill, which carries the whole drill (the question is made from its seed);
+- ``blackjack:count:{system}:{cards}:{seed}:{asked}:{right}:{streak}:{answer}`` for an answer
+  in the counting drill, likewise.
 
 All are far below Discord's 100-character limit (ids are at most 20 digits).
 """
@@ -50,6 +52,31 @@ def deal_id(round_id: int) -> str:
 
 def hint_id(round_id: int) -> str:
     return f"blackjack:hint:{round_id}"
+
+
+COUNT_TEMPLATE = (
+    r"blackjack:count:(?P<system>[a-z0-9]{1,8}):(?P<cards>[0-9]{1,2}):(?P<seed>[0-9]{1,9}):"
+    r"(?P<asked>[0-9]{1,6}):(?P<right>[0-9]{1,6}):(?P<streak>[0-9]{1,6}):(?P<answer>-?[0-9]{1,3})"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CountRef:
+    """Where a counting drill stands: its system, sequence length, question seed and score."""
+
+    system: str
+    cards: int
+    seed: int
+    asked: int
+    right: int
+    streak: int
+
+
+def count_id(ref: CountRef, answer: int) -> str:
+    return (
+        f"blackjack:count:{ref.system}:{ref.cards}:{ref.seed}:{ref.asked}:{ref.right}:"
+        f"{ref.streak}:{answer}"
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.blackjack.counting import MAX_CARDS, MIN_CARDS, CountSystem
 from bot.blackjack.drill import SEED_LIMIT
 from bot.blackjack.errors import (
     NotInRoundError,
@@ -27,6 +28,7 @@ from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import seat_label
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import DYNAMIC_ITEMS, HANDLERS
+from bot.discord.blackjack.count import start as start_count
 from bot.discord.blackjack.drill import start as start_drill
 from bot.discord.blackjack.ids import ActionRef
 from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
@@ -349,6 +351,36 @@ class Blackjack(TableCog[BlackjackPresenter]):
                 await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
             ).preset
         content, view = start_drill(rules, secrets.randbelow(SEED_LIMIT))
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    @blackjack.command(
+        name="count", description="Practise counting cards: a run of cards, then the count."
+    )
+    @app_commands.describe(
+        system="The counting system (default Hi-Lo)", cards="How many cards each run shows"
+    )
+    @app_commands.choices(
+        system=[app_commands.Choice(name=s.label, value=s.value) for s in CountSystem]
+    )
+    async def count(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        system: str = CountSystem.HILO.value,
+        cards: app_commands.Range[int, MIN_CARDS, MAX_CARDS] = 10,
+    ) -> None:
+        member = guild_member(interaction)
+        server = await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
+        if not server.counting:
+            raise Refusal("Counting practice is off on this server.")
+        if system not in {s.value for s in CountSystem}:
+            raise Refusal("System must be Hi-Lo, KO or Omega II.")
+        if (
+            isinstance(cards, bool)
+            or not isinstance(cards, int)
+            or not MIN_CARDS <= cards <= MAX_CARDS
+        ):
+            raise Refusal(f"A run shows {MIN_CARDS} to {MAX_CARDS} cards.")
+        content, view = start_count(CountSystem(system), cards, secrets.randbelow(SEED_LIMIT))
         await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
