@@ -39,7 +39,7 @@ from storage.models import (
 )
 from storage.player_counts import add_blackjack_round
 from storage.stats import StatsLine, add_stats
-from storage.trainer import DecisionGrades, add_grades, check_grades
+from storage.trainer import DecisionGrades, check_grades
 
 MAX_PAYOUT_MULTIPLE = 3
 """A payout may be at most this many times the chips a member had in the round: insurance pays
@@ -382,8 +382,13 @@ def settle_round(
         (work.stamp, history, season_id, round_id),
     )
     add_stats(work, found.guild_id, season_id, Game.BLACKJACK, lines)
+    for user_id, grade in graded.items():
+        work.tx.execute(
+            "UPDATE bj_players SET decisions = ?, correct_decisions = ?, expected_loss_milli = ? "
+            "WHERE round_id = ? AND user_id = ?",
+            (grade.decisions, grade.correct, grade.expected_loss_milli, round_id, user_id),
+        )
     add_blackjack_round(work, round_id)
-    add_grades(work, found.guild_id, season_id, graded)
     return RoundSettled(round_id, payouts, nets, wallets)
 
 

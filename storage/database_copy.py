@@ -190,6 +190,9 @@ TABLES: tuple[CopiedTable, ...] = (
             "hands_won",
             "blackjacks",
             "bot_name",
+            "decisions",
+            "correct_decisions",
+            "expected_loss_milli",
         ),
         ("round_id", "user_id"),
     ),
@@ -214,11 +217,6 @@ TABLES: tuple[CopiedTable, ...] = (
             "biggest_pot",
         ),
         ("season_id", "user_id", "game"),
-    ),
-    CopiedTable(
-        "trainer_grades",
-        ("season_id", "guild_id", "user_id", "decisions", "correct", "expected_loss_milli"),
-        ("season_id", "user_id"),
     ),
     CopiedTable("season_balances", ("season_id", "user_id", "balance"), ("season_id", "user_id")),
     CopiedTable(

@@ -1,6 +1,7 @@
-"""The Blackjack trainer's grades: per member and season, the decisions graded against basic
-strategy, how many were correct, and the expected chips lost to the others. Written in the same
-transaction as the round's settlement; all-time figures are sums over a member's seasons."""
+"""The Blackjack trainer's grades: a member's decisions graded against basic strategy, how many
+were correct, and the expected chips lost to the others. A round's grades are stored on its
+player rows in the transaction that settles it, and added up with the other statistics
+(``storage/player_counts.py``), per season and all time."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from dataclasses import dataclass
 
 from storage.backend import Transaction
 from storage.errors import InvalidSettlement
-from storage.ledger import Work
-from storage.models import SeasonSelector
+from storage.models import Game, SeasonSelector
+from storage.player_counts import read_counts
 from storage.stats import resolve_season
 
 MILLI = 1000
@@ -71,42 +72,15 @@ def check_grades(grades: object, members: set[int]) -> dict[int, DecisionGrades]
     return checked
 
 
-def add_grades(
-    work: Work, guild_id: int, season_id: int, grades: Mapping[int, DecisionGrades]
-) -> None:
-    """Fold a settled round's grades into each member's record for the season."""
-    rows = [
-        (season_id, guild_id, user_id, g.decisions, g.correct, g.expected_loss_milli)
-        for user_id, g in sorted(grades.items())
-        if g.decisions
-    ]
-    if not rows:
-        return
-    work.tx.executemany(
-        "INSERT INTO trainer_grades (season_id, guild_id, user_id, decisions, correct, "
-        "expected_loss_milli) VALUES (?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (season_id, user_id) DO UPDATE SET "
-        "decisions = trainer_grades.decisions + excluded.decisions, "
-        "correct = trainer_grades.correct + excluded.correct, "
-        "expected_loss_milli = trainer_grades.expected_loss_milli + excluded.expected_loss_milli",
-        rows,
-    )
-
-
 def read_grades(
     tx: Transaction, guild_id: int, user_id: int, season: SeasonSelector
 ) -> DecisionGrades:
-    """A member's grades for a season number, the current season, or all time."""
+    """A member's grades for a season number, the current season, or all time (the statistics
+    counters hold them: ``storage/player_counts.py``)."""
     resolved = resolve_season(tx, guild_id, season)
-    sql = (
-        "SELECT COALESCE(SUM(decisions), 0), COALESCE(SUM(correct), 0), "
-        "COALESCE(SUM(expected_loss_milli), 0) FROM trainer_grades "
-        "WHERE guild_id = ? AND user_id = ?"
+    counts = read_counts(
+        tx, Game.BLACKJACK, guild_id, user_id, None if resolved is None else resolved[0]
     )
-    params: list[object] = [guild_id, user_id]
-    if resolved is not None:
-        sql += " AND season_id = ?"
-        params.append(resolved[0])
-    row = tx.one(sql, params)
-    assert row is not None
-    return DecisionGrades(int(row[0]), int(row[1]), int(row[2]))
+    return DecisionGrades(
+        counts["decisions"], counts["correct_decisions"], counts["expected_loss_milli"]
+    )

@@ -1,4 +1,4 @@
--- Bot players at Blackjack tables, and the trainer's grades of members' decisions.
+-- Bot players at Blackjack tables, the trainer's grades of members' decisions, side bets.
 --
 -- A bot in a round has a bj_players row with its name and a negative player id (bet accounts
 -- and wallets belong to members, whose ids are Discord snowflakes, never negative); its chips
@@ -6,18 +6,15 @@
 -- member (as a bot's seat at a Hold'em table).
 ALTER TABLE bj_players ADD COLUMN bot_name TEXT CHECK (bot_name IS NULL OR user_id < 0);
 
--- Per member and season: decisions graded against basic strategy, how many were correct, and
--- the expected chips lost to the others (in thousandths of a chip: an expectation, not chips).
-CREATE TABLE trainer_grades (
-    season_id           INTEGER NOT NULL REFERENCES seasons (season_id),
-    guild_id            INTEGER NOT NULL REFERENCES guilds (guild_id),
-    user_id             INTEGER NOT NULL,
-    decisions           INTEGER NOT NULL DEFAULT 0 CHECK (decisions >= 0),
-    correct             INTEGER NOT NULL DEFAULT 0 CHECK (correct >= 0 AND correct <= decisions),
-    expected_loss_milli INTEGER NOT NULL DEFAULT 0 CHECK (expected_loss_milli >= 0),
-    PRIMARY KEY (season_id, user_id)
-) WITHOUT ROWID;
-CREATE INDEX trainer_grades_by_member ON trainer_grades (guild_id, user_id);
+-- The trainer: each member's decisions in a round graded against basic strategy, how many were
+-- correct, and the expected chips lost to the others (in thousandths of a chip: an expectation,
+-- not chips), stored on the round's row and added up in the statistics counters with the rest.
+ALTER TABLE bj_players ADD COLUMN decisions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bj_players ADD COLUMN correct_decisions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bj_players ADD COLUMN expected_loss_milli INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE blackjack_counts ADD COLUMN decisions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE blackjack_counts ADD COLUMN correct_decisions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE blackjack_counts ADD COLUMN expected_loss_milli INTEGER NOT NULL DEFAULT 0;
 
 -- Side bets (21+3 and Perfect Pairs) go into a player's round escrow with the main bet: two
 -- more reasons for a bet row. SQLite cannot change a CHECK, so the small table is rebuilt.

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine.blackjack.stats import RATIO
 from storage import DecisionGrades, bot_player_id
 from storage.errors import InvalidArgument, InvalidSettlement
 from storage.models import BetReason, Game, Metric, ProblemKind, RoundOutcome
+from storage.player_counts import RatioQuery
 from storage.store import Storage
 from tests.storage.support import Sql, State
 
@@ -152,3 +154,19 @@ async def test_check_names_a_bots_escrow_that_belongs_to_a_member(
 
     assert [p.kind for p in report.problems] == [ProblemKind.SCHEMA]
     assert "not a bot's" in report.problems[0].message
+
+
+async def test_accuracy_is_a_statistic_board_and_bots_have_no_counters(
+    storage: Storage, sql: Sql
+) -> None:
+    round_id = await round_with_bot(storage)
+    outcomes = {ALICE: RoundOutcome(payout=200, hands_won=1), BOT: RoundOutcome(payout=0)}
+    grades = {ALICE: DecisionGrades(decisions=4, correct=3, expected_loss_milli=1_500)}
+    await storage.settle_round(round_id, outcomes, history="{}", key="settle", grades=grades)
+
+    accuracy = RATIO["accuracy"]
+    query = RatioQuery(Game.BLACKJACK, accuracy.numerator, accuracy.denominator, 100, 0)
+    board = await storage.ratio_leaderboard(GUILD, query)
+
+    assert [(entry.user_id, entry.value) for entry in board.entries] == [(ALICE, 7_500)]
+    assert sql("SELECT DISTINCT user_id FROM blackjack_counts") == [(ALICE,)]
