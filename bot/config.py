@@ -38,6 +38,9 @@ from bot.holdem.settings import (
     HoldemSettings,
 )
 from bot.tables.limits import (
+    BLACKJACK_MAX_BOTS,
+    BLACKJACK_MAX_SIDE_BET,
+    BLACKJACK_SIDE_21_3_CHOICES,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
@@ -258,7 +261,35 @@ class BlackjackConfig:
     )
     hints: bool = field(default=True, metadata=meta("Whether /blackjack hint is available."))
     bot_seats: int = field(
-        default=0, metadata=meta("Bot players at a table, for atmosphere.", minimum=0, maximum=6)
+        default=0,
+        metadata=meta(
+            "House-funded bot players dealt in with the members (in seats they leave free); "
+            "they play basic strategy. Off while the server's bots are off.",
+            minimum=0,
+            maximum=BLACKJACK_MAX_BOTS,
+        ),
+    )
+    side_21_3: str = field(
+        default="off",
+        metadata=meta(
+            "The 21+3 side bet: off, or its pay table (classic 9:1, or five_tier 100/40/30/10/5).",
+            choices=BLACKJACK_SIDE_21_3_CHOICES,
+        ),
+    )
+    perfect_pairs: bool = field(
+        default=False, metadata=meta("Whether the Perfect Pairs side bet (25/12/6) is offered.")
+    )
+    counting: bool = field(
+        default=False,
+        metadata=meta("Whether /blackjack count (the card-counting drill) is offered."),
+    )
+    max_side_bet: int = field(
+        default=100,
+        metadata=meta(
+            "Largest side bet, in chips (each side bet is 1 chip to this).",
+            minimum=1,
+            maximum=BLACKJACK_MAX_SIDE_BET,
+        ),
     )
 
 

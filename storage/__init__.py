@@ -6,6 +6,7 @@ Open it with :meth:`Storage.open`; every method is documented there. Errors deri
 
 from __future__ import annotations
 
+from storage.blackjack import bot_player_id, is_bot_player
 from storage.errors import (
     AlreadySeated,
     AlreadySettled,
@@ -115,6 +116,7 @@ from storage.settings import EconomySettings
 from storage.shards import Shards, shard_of
 from storage.sqlite import Synchronous, latest_version, migrate_database
 from storage.store import Clock, Storage, utc_now
+from storage.trainer import DecisionGrades
 
 __all__ = [
     "BLACKJACK_COLUMNS",
@@ -144,6 +146,7 @@ __all__ = [
     "DatabaseReadOnly",
     "DatabaseTooNew",
     "DatabaseUnavailable",
+    "DecisionGrades",
     "DuplicateHand",
     "EconomySettings",
     "EmptySeat",
@@ -221,6 +224,8 @@ __all__ = [
     "UnknownSeason",
     "UnknownTable",
     "VoidedHand",
+    "bot_player_id",
+    "is_bot_player",
     "latest_version",
     "migrate_database",
     "shard_of",

@@ -1,6 +1,10 @@
 """Blackjack rounds: bets move from the wallet into round escrow when they are made (at the deal,
 and when a double, split or insurance adds to them), never "settled later" from the wallet; payouts
 and refunds move escrow back, the house covering wins and taking losses.
+
+A bot player's bets come from the house and go back to it (``join_round_bot``): it plays under a
+negative player id (members' ids are snowflakes), its escrow is a member-less account, and it has
+no stats.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from storage.errors import (
 )
 from storage.ledger import Work, parse_time, require_amount, require_id, require_text
 from storage.models import (
+    MAX_SIDE_BET_PAYOUT,
+    SIDE_BETS,
     AccountKind,
     BetReason,
     Game,
@@ -33,6 +39,7 @@ from storage.models import (
 )
 from storage.player_counts import add_blackjack_round
 from storage.stats import StatsLine, add_stats
+from storage.trainer import DecisionGrades, check_grades
 
 MAX_PAYOUT_MULTIPLE = 3
 """A payout may be at most this many times the chips a member had in the round: insurance pays
@@ -41,6 +48,20 @@ house does not pay it."""
 
 MAX_HISTORY_CHARS = 200_000
 MAX_PLAYERS = 16
+MAX_BOT_SEATS = 7
+MAX_BOT_NAME_CHARS = 64
+
+
+def bot_player_id(seat: int) -> int:
+    """The player id of the bot at ``seat`` (0-6) in a round: negative, so never a member's."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_BOT_SEATS:
+        raise InvalidArgument(f"A bot's seat must be 0 to {MAX_BOT_SEATS - 1}, not {seat!r}.")
+    return -1 - seat
+
+
+def is_bot_player(user_id: int) -> bool:
+    """Whether a round's player id is a bot's."""
+    return user_id < 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +77,7 @@ class _Player:
     user_id: int
     account_id: int
     escrow: int
+    bot_name: str | None
 
 
 def _round(tx: Transaction, round_id: int, *, must_be_open: bool = True) -> _Round:
@@ -72,18 +94,19 @@ def _round(tx: Transaction, round_id: int, *, must_be_open: bool = True) -> _Rou
 
 def _players(tx: Transaction, round_id: int) -> list[_Player]:
     rows = tx.all(
-        "SELECT p.user_id, p.account_id, a.balance FROM bj_players p "
+        "SELECT p.user_id, p.account_id, a.balance, p.bot_name FROM bj_players p "
         "JOIN accounts a ON a.account_id = p.account_id WHERE p.round_id = ? ORDER BY p.user_id",
         (round_id,),
     )
-    return [_Player(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+    return [_Player(int(r[0]), int(r[1]), int(r[2]), r[3]) for r in rows]
 
 
 def _state(work: Work, found: _Round) -> RoundState:
     players = _players(work.tx, found.round_id)
     wallets = {}
     for player in players:
-        wallets[player.user_id] = work.member(found.guild_id, player.user_id).balance
+        if player.bot_name is None:
+            wallets[player.user_id] = work.member(found.guild_id, player.user_id).balance
     return RoundState(
         found.round_id,
         found.guild_id,
@@ -94,13 +117,27 @@ def _state(work: Work, found: _Round) -> RoundState:
     )
 
 
-def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, int]) -> RoundState:
-    """Deal a round: every member's bet moves from their wallet into the round's escrow."""
+SideBets = Mapping[BetReason, int]
+"""A member's side bets placed with their opening bet, by kind."""
+
+
+def open_round(
+    work: Work,
+    guild_id: int,
+    channel_id: int,
+    bets: Mapping[int, int],
+    side_bets: Mapping[int, SideBets] | None = None,
+) -> RoundState:
+    """Deal a round: every member's bet (and side bets) moves from their wallet into the
+    round's escrow."""
     if not isinstance(bets, Mapping) or not 1 <= len(bets) <= MAX_PLAYERS:
         raise InvalidArgument(f"A round needs between 1 and {MAX_PLAYERS} bets.")
     for user_id, amount in bets.items():
         require_id(user_id, "A user id")
         require_amount(amount, what="bet")
+    sides = {user_id: _checked_side_bets(side) for user_id, side in (side_bets or {}).items()}
+    if set(sides) - set(bets):
+        raise InvalidArgument("Side bets need an opening bet from the same member.")
     work.guild(guild_id)
     round_id = int(
         work.tx.value(
@@ -125,14 +162,49 @@ def open_round(work: Work, guild_id: int, channel_id: int, bets: Mapping[int, in
             (round_id, user_id, amount, work.stamp),
         )
         work.transfer(guild_id, wallet.account_id, escrow, amount, LedgerKind.BET, user_id=user_id)
+        _escrow_side_bets(
+            work, guild_id, round_id, user_id, wallet.account_id, escrow, sides.get(user_id)
+        )
     return _state(work, _Round(round_id, guild_id, channel_id, RoundStatus.OPEN))
 
 
-def join_round(work: Work, round_id: int, user_id: int, amount: int) -> RoundState:
-    """A member joins an open round with an opening bet, moved from their wallet now (the
-    betting window: the table host calls this only before the cards are dealt)."""
+def _checked_side_bets(side_bets: object) -> dict[BetReason, int]:
+    if not isinstance(side_bets, Mapping) or not set(side_bets) <= SIDE_BETS:
+        raise InvalidArgument("Side bets are 21+3 and Perfect Pairs only.")
+    return {reason: require_amount(amount, what="side bet") for reason, amount in side_bets.items()}
+
+
+def _escrow_side_bets(
+    work: Work,
+    guild_id: int,
+    round_id: int,
+    user_id: int,
+    wallet: int,
+    escrow: int,
+    side_bets: Mapping[BetReason, int] | None,
+) -> None:
+    """Move a member's side bets into their round escrow with the opening bet."""
+    for reason, amount in sorted((side_bets or {}).items()):
+        work.transfer(guild_id, wallet, escrow, amount, LedgerKind.BET, user_id=user_id)
+        work.tx.execute(
+            "UPDATE bj_players SET total_bet = total_bet + ? WHERE round_id = ? AND user_id = ?",
+            (amount, round_id, user_id),
+        )
+        work.tx.execute(
+            "INSERT INTO bj_bets (round_id, user_id, reason, amount, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (round_id, user_id, reason.value, amount, work.stamp),
+        )
+
+
+def join_round(
+    work: Work, round_id: int, user_id: int, amount: int, side_bets: SideBets | None = None
+) -> RoundState:
+    """A member joins an open round with an opening bet (and side bets), moved from their wallet
+    now (the betting window: the table host calls this only before the cards are dealt)."""
     require_id(user_id, "A user id")
     require_amount(amount, what="bet")
+    sides = _checked_side_bets(side_bets or {})
     found = _round(work.tx, round_id)
     work.guild_id, work.actor_id, work.round_id = found.guild_id, user_id, round_id
     players = _players(work.tx, round_id)
@@ -154,24 +226,61 @@ def join_round(work: Work, round_id: int, user_id: int, amount: int) -> RoundSta
     work.transfer(
         found.guild_id, wallet.account_id, escrow, amount, LedgerKind.BET, user_id=user_id
     )
+    _escrow_side_bets(work, found.guild_id, round_id, user_id, wallet.account_id, escrow, sides)
     return _state(work, found)
+
+
+def join_round_bot(work: Work, round_id: int, seat: int, name: str, amount: int) -> RoundState:
+    """Seat a named bot in an open round with an opening bet from the guild's house."""
+    bot_id = bot_player_id(seat)
+    require_text(name, "The bot's name", limit=MAX_BOT_NAME_CHARS)
+    require_amount(amount, what="bet")
+    found = _round(work.tx, round_id)
+    work.guild_id, work.round_id, work.note = found.guild_id, round_id, f"bot {name}"
+    players = _players(work.tx, round_id)
+    if any(player.user_id == bot_id for player in players):
+        raise InvalidArgument(f"Round {round_id} already has a bot at seat {seat}.")
+    if len(players) >= MAX_PLAYERS:
+        raise InvalidArgument(f"A round takes at most {MAX_PLAYERS} players.")
+    house = work.guild(found.guild_id).house_account_id
+    escrow = work.new_account(found.guild_id, AccountKind.SEAT, None)
+    work.tx.execute(
+        "INSERT INTO bj_players (round_id, user_id, account_id, total_bet, bot_name) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (round_id, bot_id, escrow, amount, name),
+    )
+    work.tx.execute(
+        "INSERT INTO bj_bets (round_id, user_id, reason, amount, created_at) "
+        "VALUES (?, ?, 'initial', ?, ?)",
+        (round_id, bot_id, amount, work.stamp),
+    )
+    work.transfer(found.guild_id, house, escrow, amount, LedgerKind.BET)
+    return _state(work, found)
+
+
+def _source(work: Work, guild_id: int, player: _Player) -> int:
+    """The account a player's chips come from and go back to: a member's wallet, or the house
+    for a bot."""
+    if player.bot_name is not None:
+        return work.guild(guild_id).house_account_id
+    return work.member(guild_id, player.user_id).account_id
 
 
 def add_bet(work: Work, round_id: int, user_id: int, amount: int, reason: BetReason) -> RoundState:
     """Grow a member's stake in an open round (double, split or insurance), paid from the
     wallet at this moment."""
     require_amount(amount, what="bet")
-    if not isinstance(reason, BetReason) or reason is BetReason.INITIAL:
+    if not isinstance(reason, BetReason) or reason is BetReason.INITIAL or reason in SIDE_BETS:
         raise InvalidArgument("A bet in play can only grow by a double, a split or insurance.")
     found = _round(work.tx, round_id)
-    work.guild_id, work.actor_id, work.round_id = found.guild_id, user_id, round_id
+    work.guild_id, work.round_id = found.guild_id, round_id
+    work.actor_id = None if is_bot_player(user_id) else user_id
     player = next((p for p in _players(work.tx, round_id) if p.user_id == user_id), None)
     if player is None:
         raise NotInRound(round_id, user_id)
-    wallet = work.member(found.guild_id, user_id)
     work.transfer(
         found.guild_id,
-        wallet.account_id,
+        _source(work, found.guild_id, player),
         player.account_id,
         amount,
         LedgerKind.BET,
@@ -189,14 +298,21 @@ def add_bet(work: Work, round_id: int, user_id: int, amount: int, reason: BetRea
     return _state(work, found)
 
 
-def _check_outcome(user_id: int, outcome: object, escrow: int) -> RoundOutcome:
+def _check_outcome(user_id: int, outcome: object, escrow: int, side: int) -> RoundOutcome:
+    """``outcome`` checked against the ``escrow`` a player had in the round, ``side`` of it in
+    side bets (which may pay up to ``MAX_SIDE_BET_PAYOUT`` times themselves)."""
     if not isinstance(outcome, RoundOutcome):
         raise InvalidSettlement("Round outcomes must be RoundOutcome values.")
     require_amount(outcome.payout, what="payout", allow_zero=True)
-    if outcome.payout > MAX_PAYOUT_MULTIPLE * escrow:
+    most = MAX_PAYOUT_MULTIPLE * (escrow - side) + MAX_SIDE_BET_PAYOUT * side
+    if outcome.payout > most:
+        limit = (
+            f"{MAX_PAYOUT_MULTIPLE} times the {escrow:,} chips they had in the round"
+            if not side
+            else f"the {most:,} that {escrow:,} chips ({side:,} in side bets) can win"
+        )
         raise InvalidSettlement(
-            f"A payout of {outcome.payout:,} to user {user_id} is more than "
-            f"{MAX_PAYOUT_MULTIPLE} times the {escrow:,} chips they had in the round."
+            f"A payout of {outcome.payout:,} to user {user_id} is more than {limit}."
         )
     counts = (outcome.hands_played, outcome.hands_won, outcome.blackjacks)
     if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
@@ -207,9 +323,14 @@ def _check_outcome(user_id: int, outcome: object, escrow: int) -> RoundOutcome:
 
 
 def settle_round(
-    work: Work, round_id: int, outcomes: Mapping[int, RoundOutcome], history: str
+    work: Work,
+    round_id: int,
+    outcomes: Mapping[int, RoundOutcome],
+    history: str,
+    grades: Mapping[int, DecisionGrades] | None = None,
 ) -> RoundSettled:
-    """Pay a finished round out: escrow to wallets, the house paying or taking the difference."""
+    """Pay a finished round out: escrow to wallets, the house paying or taking the difference
+    (a bot's whole payout is the house's own); ``grades`` by member go to the trainer's record."""
     found = _round(work.tx, round_id)
     work.guild_id, work.round_id = found.guild_id, round_id
     require_text(history, "The round history", limit=MAX_HISTORY_CHARS)
@@ -218,7 +339,13 @@ def settle_round(
         raise InvalidSettlement(
             "A settlement must give an outcome for exactly the round's players."
         )
-    checked = {p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow) for p in players}
+    sides = _side_stakes(work.tx, round_id)
+    checked = {
+        p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow, sides.get(p.user_id, 0))
+        for p in players
+    }
+    members = {p.user_id for p in players if p.bot_name is None}
+    graded = check_grades({} if grades is None else grades, members)
     house = work.guild(found.guild_id).house_account_id
     house_delta = 0
     payouts: dict[int, int] = {}
@@ -227,24 +354,25 @@ def settle_round(
     lines: list[StatsLine] = []
     for player in players:
         outcome = checked[player.user_id]
-        wallet = work.member(found.guild_id, player.user_id)
         if player.escrow:
             work.move(
                 found.guild_id, player.account_id, -player.escrow, LedgerKind.PAYOUT, player.user_id
             )
+        net = outcome.payout - player.escrow
+        payouts[player.user_id], nets[player.user_id] = outcome.payout, net
+        line = _record_player(work, round_id, player.user_id, outcome, net)
+        if player.bot_name is not None:
+            house_delta += player.escrow
+            continue
+        wallet = work.member(found.guild_id, player.user_id)
         balance = wallet.balance
         if outcome.payout:
             balance = work.move(
                 found.guild_id, wallet.account_id, outcome.payout, LedgerKind.PAYOUT, player.user_id
             )
         house_delta += player.escrow - outcome.payout
-        net = outcome.payout - player.escrow
-        payouts[player.user_id], nets[player.user_id], wallets[player.user_id] = (
-            outcome.payout,
-            net,
-            balance,
-        )
-        lines.append(_record_player(work, round_id, player.user_id, outcome, net))
+        wallets[player.user_id] = balance
+        lines.append(line)
     if house_delta:
         work.move(found.guild_id, house, house_delta, LedgerKind.PAYOUT)
     season_id = work.guild(found.guild_id).season_id
@@ -254,8 +382,27 @@ def settle_round(
         (work.stamp, history, season_id, round_id),
     )
     add_stats(work, found.guild_id, season_id, Game.BLACKJACK, lines)
+    for user_id, grade in graded.items():
+        work.tx.execute(
+            "UPDATE bj_players SET decisions = ?, correct_decisions = ?, expected_loss_milli = ? "
+            "WHERE round_id = ? AND user_id = ?",
+            (grade.decisions, grade.correct, grade.expected_loss_milli, round_id, user_id),
+        )
     add_blackjack_round(work, round_id)
     return RoundSettled(round_id, payouts, nets, wallets)
+
+
+def _side_stakes(tx: Transaction, round_id: int) -> dict[int, int]:
+    """Chips each player has in side bets in the round."""
+    reasons = tuple(reason.value for reason in sorted(SIDE_BETS))
+    return {
+        int(user_id): int(total)
+        for user_id, total in tx.all(
+            "SELECT user_id, SUM(amount) FROM bj_bets WHERE round_id = ? AND reason IN (?, ?) "
+            "GROUP BY user_id",
+            (round_id, *reasons),
+        )
+    }
 
 
 def _record_player(
@@ -293,19 +440,20 @@ def refund_round(work: Work, round_id: int, reason: str) -> RoundRefunded:
     refunds: dict[int, int] = {}
     wallets: dict[int, int] = {}
     for player in _players(work.tx, round_id):
-        wallet = work.member(found.guild_id, player.user_id)
-        balance = wallet.balance
+        source = _source(work, found.guild_id, player)
+        balance = work.balance(source)
         if player.escrow:
             _escrow, balance = work.transfer(
                 found.guild_id,
                 player.account_id,
-                wallet.account_id,
+                source,
                 player.escrow,
                 LedgerKind.REFUND,
                 user_id=player.user_id,
             )
-        refunds[player.user_id] = player.escrow
-        wallets[player.user_id] = balance
+        if player.bot_name is None:  # a bot's chips went back to the house
+            refunds[player.user_id] = player.escrow
+            wallets[player.user_id] = balance
     work.tx.execute(
         "UPDATE bj_rounds SET status = 'refunded', ended_at = ?, refund_reason = ? "
         "WHERE round_id = ?",
@@ -323,7 +471,7 @@ def read_round(tx: Transaction, round_id: int) -> RoundRecord | None:
     if row is None:
         return None
     players = tx.all(
-        "SELECT user_id, total_bet, payout, hands_played, hands_won, blackjacks "
+        "SELECT user_id, total_bet, payout, hands_played, hands_won, blackjacks, bot_name "
         "FROM bj_players WHERE round_id = ? ORDER BY user_id",
         (round_id,),
     )
@@ -348,6 +496,7 @@ def read_round(tx: Transaction, round_id: int) -> RoundRecord | None:
                 int(p[3]),
                 int(p[4]),
                 int(p[5]),
+                p[6],
             )
             for p in players
         ),

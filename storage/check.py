@@ -2,9 +2,11 @@
 
 Verifies that every balance equals the sum of its ledger rows (and every row's running balance),
 that no balance but the house's is negative, that each guild holds exactly what was minted minus
-what was burned, that every non-minting operation's rows sum to zero, and that no chips were left
-behind in a seat somebody left or in the escrow of a finished round. Also lists the instances
-(living and recently ended) and what each owns, so an operator sees who hosts what.
+what was burned, that every non-minting operation's rows sum to zero, that no chips were left
+behind in a seat somebody left or in the escrow of a finished round, and that every round's
+escrow belongs to its player (a member's bet account, or a member-less account for a bot). Also
+lists the instances (living and recently ended) and what each owns, so an operator sees who hosts
+what.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def run_check(tx: Transaction, schema_version: int, now: datetime | None = None)
         *_unbalanced_operations(tx, limit),
         *_stray_chips(tx, limit),
         *_misfiled_rows(tx, limit),
+        *_misowned_round_escrows(tx, limit),
     ]
     return CheckReport(
         schema_version=schema_version,
@@ -206,6 +209,29 @@ def _misfiled_rows(tx: Transaction, limit: tuple[int]) -> list[Problem]:
             "SELECT l.guild_id, l.account_id, l.entry_id FROM ledger l "
             "JOIN accounts a ON a.account_id = l.account_id WHERE a.guild_id <> l.guild_id "
             "ORDER BY l.entry_id LIMIT ?",
+            limit,
+        )
+    ]
+
+
+def _misowned_round_escrows(tx: Transaction, limit: tuple[int]) -> list[Problem]:
+    """A round's escrow must be its member's bet account, or for a bot (negative player id) a
+    member-less seat account: anything else would let chips reach the wrong wallet."""
+    return [
+        Problem(
+            ProblemKind.SCHEMA,
+            f"round {round_id}'s player {user_id} keeps its escrow in "
+            f"{_describe(kind, owner, guild_id, account_id)}, which is not "
+            + ("a bot's" if bot_name is not None else "that member's bet account"),
+            int(guild_id),
+            int(account_id),
+        )
+        for round_id, user_id, bot_name, account_id, guild_id, kind, owner in tx.all(
+            "SELECT p.round_id, p.user_id, p.bot_name, a.account_id, a.guild_id, a.kind, a.user_id "
+            "FROM bj_players p JOIN accounts a ON a.account_id = p.account_id WHERE "
+            "(p.bot_name IS NULL AND (a.kind <> 'bet' OR a.user_id IS NULL "
+            "OR a.user_id <> p.user_id OR p.user_id < 0)) OR (p.bot_name IS NOT NULL AND "
+            "(a.kind <> 'seat' OR a.user_id IS NOT NULL)) ORDER BY p.round_id, p.user_id LIMIT ?",
             limit,
         )
     ]

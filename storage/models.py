@@ -38,7 +38,8 @@ class AccountKind(StrEnum):
     """The guild's bank: funds bot seats, covers blackjack wins, takes blackjack losses. It is
     the only account allowed below zero: its balance is the house's result against players."""
     SEAT = "seat"
-    """Chips at a poker table, for one seating session of a member or a bot."""
+    """Chips at a poker table, for one seating session of a member or a bot; also a bot's chips
+    in one blackjack round (bet accounts are members')."""
     BET = "bet"
     """One member's chips in play in one blackjack round (round escrow)."""
 
@@ -120,6 +121,17 @@ class BetReason(StrEnum):
     """The bet for a new hand after a split."""
     INSURANCE = "insurance"
     """An insurance side bet."""
+    SIDE_21_3 = "side_21_3"
+    """A 21+3 side bet, placed with the opening bet."""
+    PERFECT_PAIRS = "perfect_pairs"
+    """A Perfect Pairs side bet, placed with the opening bet."""
+
+
+SIDE_BETS = frozenset({BetReason.SIDE_21_3, BetReason.PERFECT_PAIRS})
+"""The side bets placed with the opening bet (settled on the opening cards)."""
+MAX_SIDE_BET_PAYOUT = 101
+"""A side bet pays back at most this many times itself: the best 21+3 pay table's 100 to 1
+(suited trips), stake included."""
 
 
 class Metric(StrEnum):
@@ -446,6 +458,8 @@ class RoundPlayer:
     hands_played: int
     hands_won: int
     blackjacks: int
+    bot_name: str | None = None
+    """A bot player's name (its ``user_id`` is then negative, and its chips the house's)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,9 @@ BLACKJACK_COLUMNS = (
     "doubles",
     "splits",
     "insurances",
+    "decisions",
+    "correct_decisions",
+    "expected_loss_milli",
 )
 MAXIMA = frozenset({"biggest_pot", "max_raises_in_a_hand"})
 """Columns that keep the larger value; every other column is a sum."""
@@ -201,9 +204,10 @@ _BLACKJACK_ROWS = (
     "(SELECT COUNT(*) FROM bj_bets b WHERE b.round_id = p.round_id AND b.user_id = p.user_id "
     "AND b.reason = 'split'), "
     "(SELECT COUNT(*) FROM bj_bets b WHERE b.round_id = p.round_id AND b.user_id = p.user_id "
-    "AND b.reason = 'insurance') "
+    "AND b.reason = 'insurance'), "
+    "p.decisions, p.correct_decisions, p.expected_loss_milli "
     "FROM bj_rounds r JOIN bj_players p ON p.round_id = r.round_id "
-    "WHERE r.status = 'settled'"
+    "WHERE r.status = 'settled' AND p.bot_name IS NULL"  # the house's bots have no statistics
 )
 
 

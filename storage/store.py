@@ -42,6 +42,7 @@ from storage import (
     player_counts,
     stats,
     table_messages,
+    trainer,
 )
 from storage.backend import Backend, Transaction
 from storage.check import run_check
@@ -54,6 +55,7 @@ from storage.export import (
     write_sessions,
 )
 from storage.ledger import Work, replayed, require_id, require_key
+from storage.trainer import DecisionGrades
 
 if TYPE_CHECKING:
     from storage.postgres import PostgresBackend
@@ -788,35 +790,75 @@ class Storage:
     # --- blackjack ---------------------------------------------------------------------------
 
     async def open_round(
-        self, guild_id: int, channel_id: int, bets: Mapping[int, int], *, key: str
+        self,
+        guild_id: int,
+        channel_id: int,
+        bets: Mapping[int, int],
+        *,
+        key: str,
+        side_bets: Mapping[int, Mapping[BetReason, int]] | None = None,
     ) -> RoundState:
-        """Deal a blackjack round: each member's bet moves from wallet to round escrow now.
+        """Deal a blackjack round: each member's bet (and side bets, by member) moves from
+        wallet to round escrow now.
 
         All bets move or none do (:class:`InsufficientChips` names the member short of chips).
         """
         require_id(guild_id, "A guild id")
         require_id(channel_id, "A channel id")
+        arguments: dict[str, object] = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "bets": _pairs(bets),
+        }
+        if side_bets:
+            arguments["side_bets"] = _side_pairs(side_bets)
         return await self._operate(
             "open_round",
             key,
-            {"guild_id": guild_id, "channel_id": channel_id, "bets": _pairs(bets)},
+            arguments,
             RoundState,
-            lambda work: blackjack.open_round(work, guild_id, channel_id, bets),
+            lambda work: blackjack.open_round(work, guild_id, channel_id, bets, side_bets),
             guild=_in_guild(guild_id),
         )
 
-    async def join_round(self, round_id: int, user_id: int, amount: int, *, key: str) -> RoundState:
-        """A member joins an open round with an opening bet, moved from their wallet now.
+    async def join_round(
+        self,
+        round_id: int,
+        user_id: int,
+        amount: int,
+        *,
+        key: str,
+        side_bets: Mapping[BetReason, int] | None = None,
+    ) -> RoundState:
+        """A member joins an open round with an opening bet (and side bets), moved from their
+        wallet now.
 
         Raises :class:`InsufficientChips`, :class:`InvalidAmount`, and :class:`InvalidArgument`
         for a second bet or a full round (7 players).
         """
+        arguments: dict[str, object] = {"round_id": round_id, "user_id": user_id, "amount": amount}
+        if side_bets:
+            arguments["side_bets"] = _pairs(side_bets)
         return await self._operate(
             "join_round",
             key,
-            {"round_id": round_id, "user_id": user_id, "amount": amount},
+            arguments,
             RoundState,
-            lambda work: blackjack.join_round(work, round_id, user_id, amount),
+            lambda work: blackjack.join_round(work, round_id, user_id, amount, side_bets),
+            guild=_round_guild(round_id),
+        )
+
+    async def join_round_bot(
+        self, round_id: int, seat: int, name: str, amount: int, *, key: str
+    ) -> RoundState:
+        """Seat a named bot at ``seat`` in an open round, its bet moved from the house now; it
+        plays under ``bot_player_id(seat)``."""
+        return await self._operate(
+            "join_round_bot",
+            key,
+            {"round_id": round_id, "seat": seat, "name": name, "amount": amount},
+            RoundState,
+            lambda work: blackjack.join_round_bot(work, round_id, seat, name, amount),
             guild=_round_guild(round_id),
         )
 
@@ -840,15 +882,24 @@ class Storage:
         *,
         history: str,
         key: str,
+        grades: Mapping[int, DecisionGrades] | None = None,
     ) -> RoundSettled:
-        """Pay a round out: ``outcomes`` by member (payout including stakes), ``history`` its
-        cards and results. The house covers wins and takes losses."""
+        """Pay a round out: ``outcomes`` by player (payout including stakes), ``history`` its
+        cards and results, ``grades`` the trainer's grades by member (same transaction). The
+        house covers wins and takes losses."""
+        arguments: dict[str, object] = {
+            "round_id": round_id,
+            "outcomes": _pairs(outcomes),
+            "history": history,
+        }
+        if grades:
+            arguments["grades"] = _pairs(grades)
         return await self._operate(
             "settle_round",
             key,
-            {"round_id": round_id, "outcomes": _pairs(outcomes), "history": history},
+            arguments,
             RoundSettled,
-            lambda work: blackjack.settle_round(work, round_id, outcomes, history),
+            lambda work: blackjack.settle_round(work, round_id, outcomes, history, grades),
             guild=_round_guild(round_id),
         )
 
@@ -1064,6 +1115,12 @@ class Storage:
     ) -> Stats:
         """A member's results for one game (None: all games), all time or for a season."""
         return await self._read(lambda tx: stats.read_stats(tx, guild_id, user_id, game, season))
+
+    async def decision_grades(
+        self, guild_id: int, user_id: int, *, season: SeasonSelector = Period.ALL_TIME
+    ) -> DecisionGrades:
+        """A member's Blackjack decisions graded against basic strategy, all time or a season."""
+        return await self._read(lambda tx: trainer.read_grades(tx, guild_id, user_id, season))
 
     async def leaderboard(
         self,
@@ -1316,3 +1373,8 @@ def _pairs(mapping: Mapping[Any, Any]) -> list[list[Any]]:
     if not isinstance(mapping, Mapping):
         raise InvalidArgument("Expected a mapping by seat or member.")
     return [[k, v] for k, v in sorted(mapping.items(), key=lambda item: repr(item[0]))]
+
+
+def _side_pairs(side_bets: Mapping[Any, Mapping[Any, Any]]) -> list[list[Any]]:
+    """Side bets by member as a fingerprint sees them (sorted pairs of sorted pairs)."""
+    return [[user_id, _pairs(bets)] for user_id, bets in sorted(side_bets.items())]

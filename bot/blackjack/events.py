@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.tables.events import Notice
-from engine.blackjack import Action
+from engine.blackjack import Action, Rules, Shoe
 from engine.blackjack.views import RoundView
+from storage import BetReason
 
 
 class TablePhase(Enum):
@@ -25,12 +26,43 @@ class TablePhase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A member in the current round."""
+    """A player in the current round: a member, or a house bot (negative ``user_id``)."""
 
     seat: int
     user_id: int
     name: str
     bet: int
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeState:
+    """The shoe as anyone at the table can see it: public information a card counter uses."""
+
+    decks: int
+    size: int
+    cards_left: int
+    """Cards not dealt since the last shuffle."""
+    continuous: bool
+    """Reshuffled before every round (a continuous shuffler): nothing to count."""
+    shuffled_round: int | None = None
+    """The round dealt first from the current shuffle (None before the first deal)."""
+    shuffled_at: float | None = None
+    """When that was (Unix seconds)."""
+
+    @property
+    def discards(self) -> int:
+        """Cards dealt since the last shuffle (in the discard tray or on the table)."""
+        return self.size - self.cards_left
+
+    @classmethod
+    def of(cls, shoe: Shoe, rules: Rules, shuffled: tuple[int, float] | None) -> ShoeState:
+        """The state of ``shoe`` (dealt under ``rules``), last shuffled before the round and at
+        the time in ``shuffled``."""
+        round_id, when = shuffled if shuffled is not None else (None, None)
+        return cls(
+            rules.decks, shoe.size, shoe.cards_left, rules.reshuffle_every_round, round_id, when
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +87,7 @@ class BlackjackSnapshot:
     offers: Mapping[int, frozenset[Action]] = field(default_factory=dict)
     """What each member may decide now, by user id: one player's hand during the players'
     turns, every pending player's insurance choices while insurance is offered."""
+    shoe: ShoeState | None = None
 
     def player(self, user_id: int) -> Player | None:
         """The member's place in this round, if they bet."""
@@ -78,11 +111,12 @@ class BettingOpened:
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced:
-    """A member's bet went into escrow."""
+    """A member's bet (and side bets) went into escrow."""
 
     user_id: int
     name: str
     amount: int
+    side_bets: Mapping[BetReason, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +145,7 @@ class ActionTaken:
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
-    """One member's result for the round."""
+    """One player's result for the round."""
 
     user_id: int
     name: str
@@ -120,6 +154,17 @@ class PlayerResult:
     net: int
     lines: tuple[str, ...]
     """One line per hand (and insurance): ``"Hand 1: 20 beats 19, +50"``."""
+    grades: tuple[str, ...] = ()
+    """A member's decisions graded against basic strategy: ``"Hit: correct"``."""
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeReshuffled:
+    """The shoe was shuffled before ``round_id`` was dealt (the running count starts again)."""
+
+    round_id: int
+    shoe: ShoeState
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,5 +192,6 @@ TableEvent = (
     | ActionTaken
     | RoundFinished
     | RoundRefunded
+    | ShoeReshuffled
     | Notice
 )

@@ -9,53 +9,55 @@ them, so nothing is ever "settled later" from the wallet. The round is settled i
 transaction. Every decision carries the round id and the step it was offered at, so stale and
 double clicks are refused. No Discord import: a front calls these methods and receives events.
 
+House bots (``settings.bot_seats``) are dealt in at the deal, in the seats members left free,
+with bets escrowed from the house; they play basic strategy after a human pause
+(``bot_delay_seconds``, on the injected scheduler) and decide insurance at once. Every decision
+a member makes is graded against basic strategy (``bot.blackjack.grading``); the grades are
+stored with the round's settlement, in the same transaction.
+
 A round cut short by a restart is refunded by storage's recovery; the table itself holds no
 chips between rounds, so there is nothing else to restore.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
-import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 from bot.blackjack.errors import (
     ActionRefused,
     BetRefused,
-    NoDecisionError,
     NotInRoundError,
 )
 from bot.blackjack.events import (
     ActionTaken,
     BetPlaced,
     BettingOpened,
-    BlackjackSnapshot,
-    Player,
     RoundFinished,
     RoundRefunded,
+    ShoeReshuffled,
     TableChanged,
     TableEvent,
     TablePhase,
     TurnStarted,
 )
+from bot.blackjack.seats import (
+    Bettor,
+    BlackjackSettings,
+    bot_bettors,
+    check_bet,
+    check_side_bets,
+)
 from bot.blackjack.settlement import settle
-from bot.blackjack.view import in_order
-from bot.tables.clock import Scheduler, TimerHandle
-from bot.tables.errors import STALE_BUTTON, StaleActionError
+from bot.blackjack.state import BlackjackTableState
+from bot.tables.errors import StaleActionError
 from bot.tables.moves import move_chips
-from bot.tables.presenter import Presenter
 from engine.blackjack import (
-    INSURANCE_ACTIONS,
     SEATS,
     Action,
-    Advice,
-    BasicStrategy,
     Phase,
     Round,
-    Rules,
-    Shoe,
+    ShoeShuffled,
 )
 from engine.errors import EngineError
 from storage import (
@@ -63,7 +65,7 @@ from storage import (
     BetReason,
     InsufficientChips,
     InvalidAmount,
-    Storage,
+    StorageError,
 )
 from storage import InvalidArgument as StorageInvalidArgument
 
@@ -76,136 +78,49 @@ _REASONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class BlackjackSettings:
-    """How a Blackjack table plays."""
-
-    rules: Rules
-    min_bet: int = 10
-    max_bet: int = 500
-    betting_seconds: float = 12.0
-    turn_seconds: float = 30.0
-    hints: bool = True
+__all__ = ["BlackjackSettings", "BlackjackTable"]
 
 
-@dataclass(slots=True)
-class _Bettor:
-    seat: int
-    user_id: int
-    name: str
-    bet: int
-    leaving: bool = False
-    """Left mid-round: every decision of theirs is taken at once (stand, no insurance)."""
-
-
-class BlackjackTable:
+class BlackjackTable(BlackjackTableState):
     """One channel's Blackjack table."""
-
-    def __init__(
-        self,
-        *,
-        storage: Storage,
-        guild_id: int,
-        channel_id: int,
-        name: str,
-        settings: BlackjackSettings,
-        scheduler: Scheduler,
-        presenter: Presenter[TableEvent],
-        rng: random.Random | None = None,
-        shoe: Shoe | None = None,
-    ) -> None:
-        self.storage = storage
-        self.guild_id = guild_id
-        self.channel_id = channel_id
-        self.name = name
-        self.settings = settings
-        self.phase = TablePhase.IDLE
-        self.round_id: int | None = None
-        self.rounds_played = 0
-        self.round: Round | None = None
-        self._scheduler = scheduler
-        self._presenter = presenter
-        self._rng = rng if rng is not None else secrets.SystemRandom()
-        self._shoe = shoe if shoe is not None else Shoe.for_rules(settings.rules, rng=self._rng)
-        self._strategy = BasicStrategy(settings.rules)
-        self._lock = asyncio.Lock()
-        self._bettors: dict[int, _Bettor] = {}
-        self._timer: TimerHandle | None = None
-        self._deadline: float | None = None
-        self._step = 0
-        self._suspended = False
-
-    # ------------------------------------------------------------------------ queries
-
-    def snapshot(self) -> BlackjackSnapshot:
-        """The table as everyone may see it (the dealer's hole card hidden until revealed)."""
-        game = self.round
-        to_act_user: int | None = None
-        legal: frozenset[Action] = frozenset()
-        if game is not None and not game.is_complete and game.to_act is not None:
-            seat = game.to_act[0]
-            bettor = self._by_seat(seat)
-            to_act_user = bettor.user_id
-            legal = game.legal_actions(seat)
-        players = tuple(
-            Player(b.seat, b.user_id, b.name, b.bet)
-            for b in sorted(self._bettors.values(), key=lambda b: b.seat)
-        )
-        offers: dict[int, frozenset[Action]] = {}
-        if game is not None and not game.is_complete:
-            for b in self._bettors.values():
-                choices = game.legal_actions(b.seat)
-                if choices:
-                    offers[b.user_id] = choices
-        return BlackjackSnapshot(
-            table_name=self.name,
-            phase=self.phase,
-            round_id=self.round_id,
-            round_number=self.rounds_played + (self.phase is not TablePhase.IDLE),
-            players=players,
-            view=game.view() if game is not None else None,
-            deadline=self._deadline,
-            to_act_user=to_act_user,
-            legal=legal,
-            step=self._step,
-            min_bet=self.settings.min_bet,
-            max_bet=self.settings.max_bet,
-            offers=offers,
-        )
-
-    def hint(self, user_id: int) -> Advice:
-        """What basic strategy says for the member's current decision (for their eyes)."""
-        game = self.round
-        bettor = self._bettors.get(user_id)
-        if bettor is None or game is None or game.is_complete:
-            raise NotInRoundError("You have no hand in play.")
-        if not game.legal_actions(bettor.seat):
-            raise NoDecisionError("You have no decision to make right now.")
-        return self._strategy.advice(game.decision(bettor.seat))
 
     # ------------------------------------------------------------------------ betting
 
-    async def bet(self, user_id: int, name: str, amount: int, *, key: str | None = None) -> int:
-        """Place a bet: it leaves the wallet now. Opens a round and its betting window if none.
+    async def bet(
+        self,
+        user_id: int,
+        name: str,
+        amount: int,
+        *,
+        key: str | None = None,
+        side_bets: Mapping[BetReason, int] | None = None,
+    ) -> int:
+        """Place a bet (and side bets): it leaves the wallet now. Opens a round and its betting
+        window if none.
 
         Returns the seat (0-6) the member plays at this round.
         """
         async with self._lock:
-            self._check_bet(amount)
+            check_bet(amount, self.settings)
+            sides = check_side_bets(side_bets or {}, self.settings)
             await self.storage.ensure_account(self.guild_id, user_id)
             request = key or await self._bet_key(user_id)
             if self.phase is TablePhase.PLAYING:
                 raise BetRefused("A round is being played. Bet again when it is over.")
             if user_id in self._bettors:
                 raise BetRefused(f"You already bet {self._bettors[user_id].bet:,} on this round.")
-            if len(self._bettors) >= SEATS:
+            if sum(not b.bot for b in self._bettors.values()) >= SEATS:
                 raise BetRefused(f"This round is full ({SEATS} players). Join the next one.")
             try:
                 if self.phase is TablePhase.IDLE:
                     opened = await move_chips(
                         "bet",
                         lambda: self.storage.open_round(
-                            self.guild_id, self.channel_id, {user_id: amount}, key=request
+                            self.guild_id,
+                            self.channel_id,
+                            {user_id: amount},
+                            key=request,
+                            side_bets={user_id: sides} if sides else None,
                         ),
                     )
                     self.round_id = opened.round_id
@@ -222,18 +137,19 @@ class BlackjackTable:
                     assert joining is not None
                     await move_chips(
                         "bet",
-                        lambda: self.storage.join_round(joining, user_id, amount, key=request),
+                        lambda: self.storage.join_round(
+                            joining, user_id, amount, key=request, side_bets=sides or None
+                        ),
                     )
             except InsufficientChips:
                 balance = await self._balance(user_id)
-                raise BetRefused(
-                    f"You have {balance:,} chips, not enough for {amount:,}."
-                ) from None
+                total = amount + sum(sides.values())
+                raise BetRefused(f"You have {balance:,} chips, not enough for {total:,}.") from None
             except (InvalidAmount, BalanceLimitExceeded, StorageInvalidArgument) as error:
                 raise BetRefused(str(error)) from None
             seat = min(set(range(SEATS)) - {b.seat for b in self._bettors.values()})
-            self._bettors[user_id] = _Bettor(seat, user_id, name, amount)
-            await self._publish(BetPlaced(user_id, name, amount))
+            self._bettors[user_id] = Bettor(seat, user_id, name, amount, side_bets=sides)
+            await self._publish(BetPlaced(user_id, name, amount, sides))
             await self._publish_table()
             return seat
 
@@ -255,48 +171,55 @@ class BlackjackTable:
         self._cancel_timer()
         if self._suspended:
             return
+        await self._seat_bots()
         bets = {b.seat: b.bet for b in self._bettors.values()}
         self.phase = TablePhase.PLAYING
         # The round deals at once, and reshuffles the shoe itself when the cut card came out
         # last round.
         self.round = Round(self.settings.rules, self._shoe, bets)
+        if any(isinstance(event, ShoeShuffled) for event in self.round.events):
+            assert self.round_id is not None
+            self._shuffled = (self.round_id, self._scheduler.now())
+            if not self.settings.rules.reshuffle_every_round:
+                await self._publish(ShoeReshuffled(self.round_id, self.shoe_state()))
         await self._publish_table()
         await self._advance()
 
+    async def _seat_bots(self) -> None:
+        """Deal the house's bots in, in the seats members left free, bets from the house."""
+        round_id = self.round_id
+        assert round_id is not None
+        taken = {b.seat for b in self._bettors.values()}
+        for bot in bot_bettors(taken, self.settings.bot_seats, self.settings.min_bet):
+            try:
+                await move_chips(
+                    "bot bet",
+                    lambda bot=bot: self.storage.join_round_bot(  # type: ignore[misc]
+                        round_id, bot.seat, bot.name, bot.bet, key=f"bj:{round_id}:bot:{bot.seat}"
+                    ),
+                )
+            except StorageError:  # the round goes on without this bot; nothing moved
+                _log.exception("could not seat a bot", extra={"round_id": round_id})
+                continue
+            self._bettors[bot.user_id] = bot
+
     # ------------------------------------------------------------------------ playing
-
-    def check_offer(self, user_id: int, round_id: int, step: int, action: Action) -> int:
-        """The step at which ``action``, offered at (``round_id``, ``step``), applies now.
-
-        Pure and read-only: fronts call it to refuse a click at once, ``act`` calls it under
-        the lock. Each refusal has one wording.
-        """
-        game = self.round
-        if game is None or game.is_complete or round_id != self.round_id:
-            raise StaleActionError("That round is over: its buttons no longer do anything.")
-        bettor = self._bettors.get(user_id)
-        if bettor is None:
-            raise NotInRoundError(
-                "You have no bet in this round: `/blackjack deal` to join the next one."
-            )
-        offers = game.legal_actions(bettor.seat)
-        # Insurance is decided by every player at once, in any order: any of this round's
-        # insurance buttons means that one decision, taken at the current step.
-        insurance = game.phase is Phase.INSURANCE and action in INSURANCE_ACTIONS
-        if not (insurance and offers & INSURANCE_ACTIONS) and step != self._step:
-            raise StaleActionError(STALE_BUTTON)
-        if not offers:
-            raise NoDecisionError("It is not your turn.")
-        if action not in offers:
-            choices = " or ".join(f"**{choice.label}**" for choice in in_order(offers))
-            raise ActionRefused(f"{action.label} is not on offer for you now: {choices}.")
-        return self._step
 
     async def act(self, user_id: int, round_id: int, step: int, action: Action) -> None:
         """Apply a member's decision offered at (``round_id``, ``step``)."""
         async with self._lock:
             self.check_offer(user_id, round_id, step, action)
-            await self._apply(self._bettors[user_id], action, automatic=False)
+            bettor = self._bettors[user_id]
+            game = self.round
+            assert game is not None
+            # Graded before the decision changes the round, kept unless it is refused (the
+            # round may be settled inside _apply, so the grade must be there first).
+            bettor.grades.append(self._grader.grade(game.decision(bettor.seat), action, bettor.bet))
+            try:
+                await self._apply(bettor, action, automatic=False)
+            except ActionRefused:
+                bettor.grades.pop()
+                raise
 
     async def leave(self, user_id: int) -> bool:
         """Leave the table: with a bet in play, every remaining decision is taken at once (stand,
@@ -311,7 +234,7 @@ class BlackjackTable:
                 await self._advance()
             return False
 
-    async def _apply(self, bettor: _Bettor, action: Action, *, automatic: bool) -> None:
+    async def _apply(self, bettor: Bettor, action: Action, *, automatic: bool) -> None:
         game = self.round
         assert game is not None and self.round_id is not None
         extra = game.extra_stake(bettor.seat, action)
@@ -355,6 +278,12 @@ class BlackjackTable:
         bettor = self._by_seat(seat)
         round_id, step = self.round_id, self._step
         assert round_id is not None
+        if bettor.bot:
+            self._timer = self._scheduler.call_later(
+                self.settings.bot_delay_seconds, lambda: self._bot_turn(round_id, step)
+            )
+            await self._publish_table()
+            return
         self._deadline = self._scheduler.now() + self.settings.turn_seconds
         self._timer = self._scheduler.call_later(
             self.settings.turn_seconds, lambda: self._timeout(round_id, step)
@@ -373,10 +302,14 @@ class BlackjackTable:
         await self._publish_table()
 
     async def _decide_for_leavers(self, game: Round) -> bool:
-        """Take at once the next decision of a player who left (no insurance, stand); True if
-        one was taken (the round has moved on from there)."""
+        """Take at once the next decision of a player who left (no insurance, stand) or a bot's
+        insurance decision (basic strategy); True if one was taken (the round has moved on)."""
         for seat in game.pending_insurance:
             bettor = self._by_seat(seat)
+            if bettor.bot:
+                choice = self._strategy.choose(game.decision(seat), self._rng)
+                await self._apply(bettor, choice, automatic=False)
+                return True
             if bettor.leaving:
                 await self._apply(bettor, Action.NO_INSURANCE, automatic=True)
                 return True
@@ -387,6 +320,18 @@ class BlackjackTable:
                 await self._apply(bettor, Action.STAND, automatic=True)
                 return True
         return False
+
+    async def _bot_turn(self, round_id: int, step: int) -> None:
+        """A bot's decision, after its pause: basic strategy."""
+        async with self._lock:
+            game = self.round
+            if game is None or game.is_complete or round_id != self.round_id or step != self._step:
+                return
+            who = game.to_act
+            if who is None or not self._by_seat(who[0]).bot:
+                return
+            choice = self._strategy.choose(game.decision(who[0]), self._rng)
+            await self._apply(self._by_seat(who[0]), choice, automatic=False)
 
     async def _timeout(self, round_id: int, step: int) -> None:
         async with self._lock:
@@ -408,16 +353,17 @@ class BlackjackTable:
     async def _settle(self) -> None:
         game = self.round
         assert game is not None and self.round_id is not None
-        players = sorted(
-            (Player(b.seat, b.user_id, b.name, b.bet) for b in self._bettors.values()),
-            key=lambda p: p.seat,
-        )
-        settled = settle(game, players, self.settings.rules.describe())
+        bettors = sorted(self._bettors.values(), key=lambda b: b.seat)
+        settled = settle(game, bettors, self.settings.rules.describe())
         round_id = self.round_id
         await move_chips(
             "settlement",
             lambda: self.storage.settle_round(
-                round_id, settled.outcomes, history=settled.history, key=f"bj:{round_id}:settle"
+                round_id,
+                settled.outcomes,
+                history=settled.history,
+                key=f"bj:{round_id}:settle",
+                grades=settled.grades,
             ),
         )
         finished = RoundFinished(round_id, settled.results, self.snapshot())
@@ -450,13 +396,6 @@ class BlackjackTable:
 
     # ------------------------------------------------------------------------ helpers
 
-    def _check_bet(self, amount: int) -> None:
-        s = self.settings
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise BetRefused("A bet must be a whole number of chips.")
-        if not s.min_bet <= amount <= s.max_bet:
-            raise BetRefused(f"Bets at this table are {s.min_bet:,} to {s.max_bet:,} chips.")
-
     async def _bet_key(self, user_id: int) -> str:
         """A bet's key when the front gave none: the member's next round at this table,
         named by the last round they played (so a bet re-sent after a lost answer applies once)."""
@@ -464,9 +403,6 @@ class BlackjackTable:
         last = rounds[0].round_id if rounds else 0
         where = self.round_id if self.round_id is not None else "new"
         return f"bj:{self.channel_id}:bet:{user_id}:after-round:{last}:round:{where}"
-
-    def _by_seat(self, seat: int) -> _Bettor:
-        return next(b for b in self._bettors.values() if b.seat == seat)
 
     async def _balance(self, user_id: int) -> int:
         account = await self.storage.get_account(self.guild_id, user_id)

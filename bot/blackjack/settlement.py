@@ -5,11 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.blackjack.events import Player, PlayerResult
+from bot.blackjack.events import PlayerResult
+from bot.blackjack.grading import tally
+from bot.blackjack.seats import SIDE_BET_NAMES, Bettor
 from engine.blackjack import Round
 from engine.blackjack.hand import hand_value
 from engine.blackjack.history import PlayerHistory, RoundHistory, dumps, summarise
-from storage import RoundOutcome
+from engine.blackjack.sidebets import (
+    pair_kind,
+    perfect_pairs_payout,
+    three_card_hand,
+    twenty_one_three_payout,
+)
+from storage import BetReason, DecisionGrades, RoundOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,14 +27,22 @@ class Settlement:
     outcomes: Mapping[int, RoundOutcome]
     results: tuple[PlayerResult, ...]
     history: str
+    grades: Mapping[int, DecisionGrades]
+    """The members' graded decisions, stored with the settlement."""
 
 
-def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
-    """The settlement of ``game``, finished, for ``players`` (in seat order)."""
+def settle(game: Round, bettors: Sequence[Bettor], rules: str) -> Settlement:
+    """The settlement of ``game``, finished, for ``bettors`` (in seat order): the main bets,
+    the side bets on the opening cards, and the members' graded decisions."""
+    players = [bettor.player for bettor in bettors]
+    members = [bettor for bettor in bettors if not bettor.bot]
+    texts = {b.user_id: tuple(f"{g.action.label}: {g.text}" for g in b.grades) for b in members}
+    grades = {b.user_id: tally(b.grades) for b in members if b.grades}
     summary = summarise(game.results, game.insurance_results, seats=[p.seat for p in players])
+    sides = {b.user_id: side_bet_results(game, b) for b in bettors}
     outcomes = {
         p.user_id: RoundOutcome(
-            payout=summary[p.seat].payout,
+            payout=summary[p.seat].payout + sides[p.user_id].payout,
             hands_played=max(1, summary[p.seat].hands),
             hands_won=summary[p.seat].won,
             blackjacks=summary[p.seat].blackjacks,
@@ -37,10 +53,12 @@ def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
         PlayerResult(
             p.user_id,
             p.name,
-            summary[p.seat].staked,
-            summary[p.seat].payout,
-            summary[p.seat].net,
-            summary[p.seat].lines,
+            summary[p.seat].staked + sides[p.user_id].staked,
+            summary[p.seat].payout + sides[p.user_id].payout,
+            summary[p.seat].net + sides[p.user_id].net,
+            summary[p.seat].lines + sides[p.user_id].lines,
+            texts.get(p.user_id, ()),
+            p.bot,
         )
         for p in players
     )
@@ -59,9 +77,48 @@ def settle(game: Round, players: Sequence[Player], rules: str) -> Settlement:
                     if seat.seat == p.seat
                     for hand in seat.hands
                 ),
-                summary[p.seat].lines,
+                summary[p.seat].lines + sides[p.user_id].lines,
             )
             for p in players
         ),
     )
-    return Settlement(outcomes, results, dumps(history))
+    return Settlement(outcomes, results, dumps(history), grades)
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetResults:
+    """A player's side bets settled on the opening cards."""
+
+    staked: int = 0
+    payout: int = 0
+    lines: tuple[str, ...] = ()
+
+    @property
+    def net(self) -> int:
+        return self.payout - self.staked
+
+
+def side_bet_results(game: Round, bettor: Bettor) -> SideBetResults:
+    """What ``bettor``'s side bets pay on their first two cards and the dealer's up card: a
+    win pays the "to one" multiple and returns the stake."""
+    if not bettor.side_bets:
+        return SideBetResults()
+    cards = game.opening_cards(bettor.seat)
+    up = game.dealer_up
+    payout, lines = 0, []
+    for reason in SIDE_BET_NAMES:  # in the order tables name them
+        stake = bettor.side_bets.get(reason, 0)
+        if not stake:
+            continue
+        if reason is BetReason.SIDE_21_3:
+            assert game.rules.side_21_3 is not None
+            multiple = twenty_one_three_payout(cards, up, game.rules.side_21_3)
+            label = three_card_hand([*cards, up]).label
+        else:
+            multiple = perfect_pairs_payout(cards)
+            label = pair_kind(cards).label
+        won = stake * (multiple + 1) if multiple else 0
+        payout += won
+        result = f"+{stake * multiple:,}" if multiple else f"-{stake:,}"
+        lines.append(f"{SIDE_BET_NAMES[reason]}: {label} ({result})")
+    return SideBetResults(sum(bettor.side_bets.values()), payout, tuple(lines))

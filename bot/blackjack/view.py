@@ -110,6 +110,7 @@ def table_view(snapshot: BlackjackSnapshot) -> BlackjackTableView | None:
                 bet=player.bet,
                 hand_to_act=hand_to_act,
                 insurance=seat.insurance if seat is not None else 0,
+                is_bot=player.bot,
             )
         )
     if game is None or snapshot.phase is TablePhase.BETTING:
@@ -151,7 +152,7 @@ def deciding(snapshot: BlackjackSnapshot) -> Mapping[int, frozenset[Action]]:
         by_seat = {seat.seat: seat for seat in game.seats}
         offers: dict[int, frozenset[Action]] = {}
         for player in snapshot.players:
-            if player.seat not in game.pending_insurance:
+            if player.bot or player.seat not in game.pending_insurance:
                 continue
             seat = by_seat.get(player.seat)
             natural = (
@@ -162,9 +163,16 @@ def deciding(snapshot: BlackjackSnapshot) -> Mapping[int, frozenset[Action]]:
             first = Action.EVEN_MONEY if natural else Action.INSURE
             offers[player.user_id] = frozenset({first, Action.NO_INSURANCE})
         return offers
-    if snapshot.to_act_user is not None and snapshot.legal:
-        return {snapshot.to_act_user: snapshot.legal}
+    to_act = snapshot.to_act_user
+    if to_act is not None and snapshot.legal and not is_bot(snapshot, to_act):
+        return {to_act: snapshot.legal}
     return {}
+
+
+def is_bot(snapshot: BlackjackSnapshot, user_id: int) -> bool:
+    """Whether ``user_id`` is one of the house's bot players in this round."""
+    player = snapshot.player(user_id)
+    return player is not None and player.bot
 
 
 def in_order(actions: frozenset[Action]) -> list[Action]:

@@ -5,8 +5,8 @@
                      [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
     felt play tournament [--preset turbo] [--players 9] [--bots smart] [--name NAME] [--seed S]
     felt play blackjack [--rules casino|classic] [--rule NAME=VALUE ...] [--bet N] [--auto]
-                        [--name NAME] [--delay S] [--fast] [--seed S] [--daily] [--db PATH]
-                        [--config PATH]
+                        [--train] [--name NAME] [--delay S] [--fast] [--seed S] [--daily]
+                        [--db PATH] [--config PATH]
 
 Chips live in a local wallet in the database `felt run` would use (``--db``, else the config's
 ``[database]``, else ``./felt.db``), with the same starting grant and daily bonus as a Discord
@@ -105,6 +105,11 @@ def _register_blackjack(games: SubParsers, game: argparse.ArgumentParser) -> Non
     blackjack.add_argument("--bet", metavar="N", help="the bet Enter places (table minimum)")
     blackjack.add_argument(
         "--auto", action="store_true", help="play one round by basic strategy and exit"
+    )
+    blackjack.add_argument(
+        "--train",
+        action="store_true",
+        help="grade every decision against basic strategy; a summary at the end",
     )
     blackjack.set_defaults(handler=_blackjack)
 

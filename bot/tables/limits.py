@@ -22,6 +22,12 @@ MIN_SIT_OUT_HANDS: Final = 1
 MAX_SIT_OUT_HANDS: Final = 1000
 BLACKJACK_MAX_SEATS: Final = 7
 """Players in one Blackjack round (the engine's ``SEATS``)."""
+BLACKJACK_MAX_BOTS: Final = BLACKJACK_MAX_SEATS - 1
+"""House bots dealt in at a Blackjack round: at least one seat is always left for a member."""
+BLACKJACK_MAX_SIDE_BET: Final = 1_000_000_000
+"""The largest a table's side-bet limit may be (a 21+3 win pays 100 times the bet)."""
+BLACKJACK_SIDE_21_3_CHOICES: Final = ("off", "classic", "five_tier")
+"""A table's 21+3 side bet: none, or its pay table."""
 BLACKJACK_MAX_HANDS: Final = 4
 """Hands one Blackjack player can hold after splits."""
 MIN_BETTING_SECONDS: Final = 3

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings
+from bot.blackjack.seats import BOT_THINK_SECONDS
 from bot.cli.common import CliError, seed_value, whole
 from bot.cli.db import database
 from bot.cli.rules import build_rules
@@ -141,6 +142,8 @@ def blackjack_command(args: argparse.Namespace) -> int:
         betting_seconds=base.betting_seconds,
         turn_seconds=TURN_SECONDS,
         hints=base.hints,
+        bot_seats=base.bot_seats,
+        bot_delay_seconds=0.0 if args.fast else BOT_THINK_SECONDS,
     )
     bet = base.min_bet
     if args.bet is not None:
@@ -151,6 +154,7 @@ def blackjack_command(args: argparse.Namespace) -> int:
         bet=bet,
         dealer_delay=0.0 if fast else _delay(args.delay, DEFAULT_DEALER_DELAY),
         seed=_seed(args.seed),
+        train=bool(args.train),
     )
     game = auto_round if args.auto else play_blackjack
     guild_id = _guild(options.seed)

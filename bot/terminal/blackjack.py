@@ -44,7 +44,7 @@ from bot.terminal.wallet import (
 )
 from engine.blackjack import Rules, Shoe
 from engine.blackjack.strategy import Advice
-from storage import Storage
+from storage import DecisionGrades, Storage
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (the shell's convention for SIGINT), the round played out as a
@@ -61,6 +61,8 @@ class BlackjackOptions:
     dealer_delay: float
     """Seconds between the dealer's cards (0 with ``--fast``)."""
     seed: int | None
+    train: bool = False
+    """``--train``: show each decision's grade against basic strategy, and a summary at the end."""
 
 
 async def play_blackjack(
@@ -81,6 +83,7 @@ async def play_blackjack(
     shoe = _shoe(settings, options.seed)
     table = _table(storage, settings, screen, scheduler, options.seed, guild_id, shoe)
     session = _BlackjackSession(table, screen, storage, options, shoe)
+    graded_before = await storage.decision_grades(guild_id, LOCAL_USER_ID)
     try:
         console.print(f"In a round: {blackjack_help(settings.rules)}", style="dim")
         session.ask_for_bet()
@@ -93,7 +96,24 @@ async def play_blackjack(
         await scheduler.drain()
     funds = await balance(storage, guild_id)
     console.print(Text(f"Wallet: {chips(funds)} chips", style="bold"))
+    if options.train:
+        graded = await storage.decision_grades(guild_id, LOCAL_USER_ID)
+        console.print(trainer_summary(graded.since(graded_before)), style="bold cyan")
     return code
+
+
+def trainer_summary(graded: DecisionGrades) -> str:
+    """``--train``'s last words: the session's decisions against basic strategy."""
+    if not graded.decisions:
+        return "Trainer: no decisions to grade this session."
+    share = graded.correct / graded.decisions
+    text = (
+        f"Trainer: {graded.decisions} decision{'s' if graded.decisions != 1 else ''} graded, "
+        f"{graded.correct} by basic strategy ({share:.0%})"
+    )
+    if graded.correct == graded.decisions:
+        return text + "."
+    return text + f"; the others cost ~{graded.expected_loss:,.2f} chips in expectation."
 
 
 async def auto_round(
@@ -130,7 +150,9 @@ async def auto_round(
                 advice = table.hint(LOCAL_USER_ID)
                 console.print(advice_line(advice))
                 await table.act(LOCAL_USER_ID, turn.round_id, turn.step, advice.action)
-        await show_finish(screen, screen.finished, storage, options.dealer_delay)
+        await show_finish(
+            screen, screen.finished, storage, options.dealer_delay, train=options.train
+        )
         return INTERRUPTED if inbox.pending() else 0
     finally:
         inbox.stop_catching()
@@ -243,7 +265,13 @@ class _BlackjackSession:
             if finished is not None:
                 self.screen.finished = None
                 self.in_round = False
-                await show_finish(self.screen, finished, self.storage, self.options.dealer_delay)
+                await show_finish(
+                    self.screen,
+                    finished,
+                    self.storage,
+                    self.options.dealer_delay,
+                    train=self.options.train,
+                )
                 if not self.leaving:
                     self.ask_for_bet()
             if self.leaving and self.in_round and not self.left_table:

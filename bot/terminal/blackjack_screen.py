@@ -179,7 +179,12 @@ def _hand_result(hand: BlackjackHandView) -> Text:
 
 
 async def show_finish(
-    screen: BlackjackScreen, finished: RoundFinished, storage: Storage, delay: float
+    screen: BlackjackScreen,
+    finished: RoundFinished,
+    storage: Storage,
+    delay: float,
+    *,
+    train: bool = False,
 ) -> None:
     """Turn the dealer's cards over one at a time, then the table, the result and the wallet."""
     console = screen.console
@@ -203,6 +208,8 @@ async def show_finish(
         if result.user_id == screen.user_id:
             for hand_line in result.lines:
                 console.print(f"  {hand_line}")
+            for grade in result.grades if train else ():
+                console.print(f"  Trainer · {grade}", style="cyan")
             wallet = await balance(storage, screen.guild_id)
             summary = Text("Result: ").append(signed(result.net))
             console.print(summary.append(f"   Wallet: {chips(wallet)} chips"))

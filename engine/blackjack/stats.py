@@ -12,6 +12,10 @@ is kept at settlement and never recomputed by re-reading old rounds. The definit
 - **Return per round**: net / rounds (chips, may be negative); **return %**: net / staked.
 - **Doubles** / **splits** / **insurances taken**: how many times the player doubled down, split
   a pair, or bought insurance; ``doubles_pct`` and ``splits_pct`` are per 100 hands.
+- **Decisions** / **correct decisions**: the player's own decisions (not timed out) graded against
+  basic strategy for the table's rules (``bot/blackjack/grading.py``); **accuracy** is the share
+  that were correct. **Expected loss** (thousandths of a chip) is what the others cost in
+  expectation (kept, not ranked: a board of it would put the worst player first).
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ class RoundCounts:
     doubles: int = 0
     splits: int = 0
     insurances: int = 0
+    decisions: int = 0
+    correct_decisions: int = 0
+    expected_loss_milli: int = 0
 
     def __add__(self, other: RoundCounts) -> RoundCounts:
         return RoundCounts(
@@ -67,6 +74,7 @@ RATIOS: tuple[Ratio, ...] = (
     Ratio("hands_won", "Hands won", ("hands_won",), ("hands",)),
     Ratio("doubles", "Doubles", ("doubles",), ("hands",)),
     Ratio("splits", "Splits", ("splits",), ("hands",)),
+    Ratio("accuracy", "Basic strategy", ("correct_decisions",), ("decisions",)),
 )
 """Every ratio statistic of the definitions above, in the order /stats shows them (a new one,
 such as basic-strategy accuracy, is a pair of counts fields and one line here)."""

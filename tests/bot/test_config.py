@@ -291,8 +291,11 @@ async def _exercise(config: FeltConfig, database: Path) -> None:
         await table.close("the test is over")
         await scheduler.drain()
 
-        bets = blackjack_settings(config.blackjack, {"betting_seconds": 0.0})
-        worst = min(MAX_CHIPS, bets.max_bet * 20)
+        bets = blackjack_settings(
+            config.blackjack, {"betting_seconds": 0.0, "bot_delay_seconds": 0.0}
+        )
+        # Enough for four split hands doubled, and room for them all to win.
+        worst = min(MAX_CHIPS - 8 * bets.max_bet, bets.max_bet * 12)
         await storage.admin_set(guild, member, worst, actor_id=1, key="bj")
         options = BlackjackOptions(name="Ann", bet=bets.max_bet, dealer_delay=0.0, seed=3)
         console = Console(file=io.StringIO())

@@ -72,6 +72,7 @@ async def test_double_down_escrows_twice_the_bet_and_pays_it(
     assert await results(h, 1) == [
         "Dealer: 6♣ 10♠ 10♦ (bust (26))",
         "**Alice** +200 (bet 200, paid 400): Hand 1: win (+200)",
+        "  Trainer: Double down: correct",
     ]
     final = await finish(h)
     assert "6♥ 5♦ 10♣ (21) · bet 200 doubled · **WIN +200**" in final.text
@@ -105,6 +106,9 @@ async def test_split_resplit_and_double_after_split(world: World, start_blackjac
         "Dealer: 6♣ 10♠ 4♠ (20)",
         "**Alice** ±0 (bet 200, paid 200): Hand 1: win (+100) · Hand 2: loss (-50) · "
         "Hand 3: loss (-50)",
+        "  Trainer: Split: correct · Split: correct · Double down: correct · Stand: correct · "
+        "Hit: basic strategy: double down (hard 10 vs 6), cost ~0.29 bets in expectation · "
+        "Stand: correct",
     ]
     final = await finish(h)
     assert "hand 1: 8♥ 3♣ 10♣ (21) · bet 100 doubled · **WIN +100**" in final.text
@@ -170,7 +174,11 @@ async def test_insurance_and_even_money_decided_in_any_order(
     assert await results(h, 1) == [
         "Dealer: A♣ K♠ (blackjack)",
         "**Alice** ±0 (bet 150, paid 150): Hand 1: loss (-100) · Insurance (+100)",
+        "  Trainer: Insurance: basic strategy: no insurance (insurance vs A), cost ~0.04 bets "
+        "in expectation",
         "**Bob** +100 (bet 100, paid 200): Hand 1: even money (+100)",
+        "  Trainer: Even money: basic strategy: no insurance (insurance vs A), cost ~0.04 bets "
+        "in expectation",
     ]
     assert first.followups == [] and second.followups == []  # neither was refused
     await finish(h)
@@ -191,6 +199,7 @@ async def test_late_surrender_returns_half_the_bet(world: World, start_blackjack
     assert await results(h, 1) == [
         "Dealer: 10♣ 7♠ (17)",
         "**Alice** -50 (bet 100, paid 50): Hand 1: surrender (-50)",
+        "  Trainer: Surrender: correct",
     ]
     await finish(h)
     assert await balance(h, world.alice) == 950
@@ -226,7 +235,9 @@ async def test_dealer_blackjack_found_by_the_peek_then_a_round_of_pushes(
     assert await results(h, 2) == [
         "Dealer: 10♣ 8♥ (18)",
         "**Alice** ±0 (bet 100, paid 100): Hand 1: push (+0)",
+        "  Trainer: Stand: correct",
         "**Bob** ±0 (bet 50, paid 50): Hand 1: push (+0)",
+        "  Trainer: Stand: correct",
     ]
     await finish(h)
     messages = h.table_messages()

@@ -105,7 +105,9 @@ async def test_a_round_settles_on_its_one_table_message_within_discords_limits(
     assert results.embed["description"].splitlines() == [
         "Dealer: 7♦ 10♦ (17)",
         "**Alice** +100 (bet 100, paid 200): Hand 1: win (+100)",
+        "  Trainer: Hit: correct · Stand: correct",
         "**Bob** +50 (bet 50, paid 100): Hand 1: win (+50)",
+        "  Trainer: Stand: correct",
     ]
     await h.settle()
     final = h.table_message()

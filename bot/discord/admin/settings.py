@@ -32,6 +32,7 @@ from bot.discord.guild_settings import (
     section_with_changes,
 )
 from bot.discord.permissions import guild_member
+from bot.tables.limits import BLACKJACK_MAX_SIDE_BET, BLACKJACK_SIDE_21_3_CHOICES
 from engine.blackjack import PRESETS
 from storage import MAX_CHIPS, EconomySettings
 
@@ -135,10 +136,17 @@ class SettingsCommands(AdminCommands):
         betting_seconds="Betting window before the cards are dealt",
         turn_seconds="Time a player has to act",
         hints="Whether /blackjack hint is available",
-        bot_seats="Bot players at a table, for atmosphere (when bots are on)",
+        bot_seats="House bots dealt in with the members, playing basic strategy (when bots are on)",
+        side_21_3="The 21+3 side bet: off, or its pay table",
+        perfect_pairs="Whether the Perfect Pairs side bet is offered",
+        max_side_bet="Largest side bet, in chips",
+        counting="Whether /blackjack count (the card-counting drill) is offered",
     )
     @app_commands.choices(
-        preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)]
+        preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)],
+        side_21_3=[
+            app_commands.Choice(name=name, value=name) for name in BLACKJACK_SIDE_21_3_CHOICES
+        ],
     )
     async def config_blackjack(
         self,
@@ -150,6 +158,10 @@ class SettingsCommands(AdminCommands):
         turn_seconds: app_commands.Range[int, BLACKJACK_TURN_MIN, BLACKJACK_TURN_MAX] | None = None,
         hints: bool | None = None,
         bot_seats: app_commands.Range[int, BOT_SEATS_MIN, BOT_SEATS_MAX] | None = None,
+        side_21_3: str | None = None,
+        perfect_pairs: bool | None = None,
+        max_side_bet: app_commands.Range[int, 1, BLACKJACK_MAX_SIDE_BET] | None = None,
+        counting: bool | None = None,
     ) -> None:
         given = {
             "preset": preset,
@@ -159,6 +171,10 @@ class SettingsCommands(AdminCommands):
             "turn_seconds": turn_seconds,
             "hints": hints,
             "bot_seats": bot_seats,
+            "side_21_3": side_21_3,
+            "perfect_pairs": perfect_pairs,
+            "max_side_bet": max_side_bet,
+            "counting": counting,
         }
         await self._change_table_defaults(interaction, BLACKJACK, "Blackjack", given)
 

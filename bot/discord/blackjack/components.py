@@ -15,6 +15,8 @@ import discord
 
 from bot.discord import table_components
 from bot.discord.blackjack import ids
+from bot.discord.blackjack.count import CountButton
+from bot.discord.blackjack.drill import DrillButton
 from bot.discord.blackjack.ids import ActionRef
 from bot.discord.table_components import ButtonSpec, Handlers, TableButton
 from engine.blackjack import Action
@@ -74,7 +76,13 @@ class HintButton(TableButton, template=ids.HINT_TEMPLATE):
         await HANDLERS.of(interaction).on_hint(interaction, self.round_id)
 
 
-DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (ActionButton, DealButton, HintButton)
+DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (
+    ActionButton,
+    DealButton,
+    HintButton,
+    DrillButton,
+    CountButton,
+)
 """What the cog registers with ``bot.add_dynamic_items``."""
 
 

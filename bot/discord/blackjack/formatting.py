@@ -15,9 +15,12 @@ from bot.blackjack.events import (
     BlackjackSnapshot,
     PlayerResult,
     RoundFinished,
+    ShoeReshuffled,
+    ShoeState,
     TablePhase,
 )
-from bot.blackjack.view import deciding, in_order, table_view, total_text
+from bot.blackjack.seats import SIDE_BET_NAMES
+from bot.blackjack.view import deciding, in_order, is_bot, table_view, total_text
 from bot.discord.blackjack.ids import ActionRef, action_id, deal_id, hint_id
 from bot.discord.posts import (
     TITLE_LIMIT,
@@ -31,6 +34,12 @@ from bot.render.text import EMBED_DESCRIPTION_LIMIT, blackjack_table_text
 from engine.blackjack import INSURANCE_ACTIONS, Action, Rules
 from engine.blackjack.hand import hand_value
 from engine.blackjack.rules import DoubleRule, Surrender, Ties
+from engine.blackjack.sidebets import (
+    PERFECT_PAIRS_PAYS,
+    TWENTY_ONE_THREE_PAYS,
+    perfect_pairs_house_edge,
+    twenty_one_three_house_edge,
+)
 from engine.cards import Card
 
 IMAGE_NAME = "blackjack-table.png"
@@ -94,6 +103,8 @@ def table_payload(
         return None
     live = not finished and cancelled is None
     text = blackjack_table_text(view)
+    if snapshot.shoe is not None:
+        text += "\n" + shoe_line(snapshot.shoe)
     if log:
         lines = "\n".join(escape(line) for line in log[-LOG_LINES:])
         extra = f"\n\n**This round**\n{lines}"
@@ -141,6 +152,10 @@ def turn_line(snapshot: BlackjackSnapshot) -> str:
         return "No round is being played: `/blackjack deal` to start one."
     offers = deciding(snapshot)
     game = snapshot.view
+    bot = snapshot.to_act_user
+    if not offers and bot is not None and is_bot(snapshot, bot):
+        player = snapshot.player(bot)
+        return f"▶ {escape(player.name if player else 'A bot')} (a bot) is thinking…"
     if not offers or game is None:
         return "The dealer plays…"
     timeout = f" · times out {countdown}" if countdown else ""
@@ -198,7 +213,12 @@ def _label(
 
 
 def bet_line(event: BetPlaced) -> str:
-    return f"{event.name} bets {event.amount:,}"
+    sides = ", ".join(
+        f"{name} {event.side_bets[reason]:,}"
+        for reason, name in SIDE_BET_NAMES.items()
+        if reason in event.side_bets
+    )
+    return f"{event.name} bets {event.amount:,}" + (f" (side bets: {sides})" if sides else "")
 
 
 # ----- posts ----------------------------------------------------------------------------------
@@ -206,8 +226,38 @@ def bet_line(event: BetPlaced) -> str:
 
 def _result_line(result: PlayerResult) -> str:
     net = f"{result.net:+,}" if result.net else "±0"
-    head = f"**{escape(result.name)}** {net} (bet {result.staked:,}, paid {result.payout:,})"
-    return head + (": " + " · ".join(result.lines) if result.lines else "")
+    name = escape(result.name) + (" (bot)" if result.bot else "")
+    head = f"**{name}** {net} (bet {result.staked:,}, paid {result.payout:,})"
+    line = head + (": " + " · ".join(result.lines) if result.lines else "")
+    if result.grades:
+        line += "\n  Trainer: " + " · ".join(result.grades)
+    return line
+
+
+def shoe_line(shoe: ShoeState) -> str:
+    """The shoe as a card counter reads it: cards left, the discards, the last reshuffle."""
+    if shoe.continuous:
+        return f"Shoe: {shoe.decks} deck{'s' if shoe.decks > 1 else ''}, reshuffled every round."
+    line = (
+        f"Shoe: {shoe.cards_left:,} of {shoe.size:,} cards left · {shoe.discards:,} dealt "
+        f"({shoe.discards / shoe.size:.0%})"
+    )
+    if shoe.shuffled_round is not None:
+        line += f" · shuffled before round #{shoe.shuffled_round}"
+        if shoe.shuffled_at is not None:
+            line += f" (<t:{int(shoe.shuffled_at)}:R>)"
+    return line
+
+
+def reshuffle_post(event: ShoeReshuffled) -> Post:
+    """The shoe was shuffled: the running count starts again from zero."""
+    shoe = event.shoe
+    return Post(
+        description=(
+            f"🔀 The shoe is reshuffled ({shoe.decks} deck{'s' if shoe.decks > 1 else ''}, "
+            f"{shoe.size:,} cards) before round #{event.round_id}: counts start again from 0."
+        )
+    )
 
 
 def result_post(event: RoundFinished) -> Post:
@@ -308,6 +358,38 @@ def _player_option_lines(rules: Rules) -> list[str]:
     else:
         lines.append("Ties push: your bet comes back.")
     lines.append("Payouts worth a fraction of a chip are rounded down.")
+    return lines
+
+
+def side_bet_lines(rules: Rules, max_side_bet: int) -> list[str]:
+    """Each side bet the table offers: its pay table and its exact house edge for a fresh shoe
+    (the engine counts every deal)."""
+    lines = []
+    if rules.side_21_3 is not None:
+        table = rules.side_21_3
+        pays = " · ".join(
+            f"{category.label} {multiple} to 1"
+            for category, multiple in sorted(
+                TWENTY_ONE_THREE_PAYS[table].items(), key=lambda item: -item[0]
+            )
+        )
+        edge = float(twenty_one_three_house_edge(rules.decks, table)) * 100
+        lines.append(
+            f"**21+3** ({table.value.replace('_', '-')}: your two cards and the dealer's up card "
+            f"as a poker hand): {pays}. House edge **{edge:.2f}%**."
+        )
+    if rules.perfect_pairs:
+        pays = " · ".join(
+            f"{kind.label} {multiple} to 1"
+            for kind, multiple in sorted(PERFECT_PAIRS_PAYS.items(), key=lambda item: -item[0])
+        )
+        edge = float(perfect_pairs_house_edge(rules.decks)) * 100
+        lines.append(f"**Perfect Pairs** (your two cards): {pays}. House edge **{edge:.2f}%**.")
+    if lines:
+        lines.append(
+            f"Side bets are 1 to {max_side_bet:,} chips, placed with `/blackjack deal` and "
+            "settled on the opening cards."
+        )
     return lines
 
 

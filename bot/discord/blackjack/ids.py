@@ -7,7 +7,11 @@ recognised:
 - ``blackjack:act:{round}:{step}:{action}`` with an ``engine.blackjack.Action`` value (``hit``,
   ``stand``, ``double``, ``split``, ``surrender``, ``insure``, ``even_money``, ``no_insurance``);
 - ``blackjack:deal:{round}`` for "Deal now" during the betting window;
-- ``blackjack:hint:{round}`` for "Hint" (basic strategy, ephemerally).
+- ``blackjack:hint:{round}`` for "Hint" (basic strategy, ephemerally);
+- ``blackjack:drill:{preset}:{seed}:{asked}:{right}:{streak}:{action}`` for an answer in the
+  basic-strategy drill, which carries the whole drill (the question is made from its seed);
+- ``blackjack:count:{system}:{cards}:{seed}:{asked}:{right}:{streak}:{answer}`` for an answer
+  in the counting drill, likewise.
 
 All are far below Discord's 100-character limit (ids are at most 20 digits).
 """
@@ -24,6 +28,10 @@ ACTION_TEMPLATE = (
 )
 DEAL_TEMPLATE = r"blackjack:deal:(?P<round>[0-9]{1,20})"
 HINT_TEMPLATE = r"blackjack:hint:(?P<round>[0-9]{1,20})"
+DRILL_TEMPLATE = (
+    r"blackjack:drill:(?P<preset>[a-z]{1,12}):(?P<seed>[0-9]{1,9}):(?P<asked>[0-9]{1,6}):"
+    rf"(?P<right>[0-9]{{1,6}}):(?P<streak>[0-9]{{1,6}}):(?P<action>{_ACTIONS})"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +52,46 @@ def deal_id(round_id: int) -> str:
 
 def hint_id(round_id: int) -> str:
     return f"blackjack:hint:{round_id}"
+
+
+COUNT_TEMPLATE = (
+    r"blackjack:count:(?P<system>[a-z0-9]{1,8}):(?P<cards>[0-9]{1,2}):(?P<seed>[0-9]{1,9}):"
+    r"(?P<asked>[0-9]{1,6}):(?P<right>[0-9]{1,6}):(?P<streak>[0-9]{1,6}):(?P<answer>-?[0-9]{1,3})"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CountRef:
+    """Where a counting drill stands: its system, sequence length, question seed and score."""
+
+    system: str
+    cards: int
+    seed: int
+    asked: int
+    right: int
+    streak: int
+
+
+def count_id(ref: CountRef, answer: int) -> str:
+    return (
+        f"blackjack:count:{ref.system}:{ref.cards}:{ref.seed}:{ref.asked}:{ref.right}:"
+        f"{ref.streak}:{answer}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DrillRef:
+    """Where a drill stands when a member answers: its rules, its question, its score."""
+
+    preset: str
+    seed: int
+    asked: int
+    right: int
+    streak: int
+
+
+def drill_id(ref: DrillRef, action: Action) -> str:
+    return (
+        f"blackjack:drill:{ref.preset}:{ref.seed}:{ref.asked}:{ref.right}:{ref.streak}:"
+        f"{action.value}"
+    )

@@ -12,6 +12,7 @@ from bot.blackjack.host import BlackjackSettings
 from bot.config import BlackjackConfig
 from bot.discord.errors import Refusal
 from engine.blackjack import Rules, house_edge, preset
+from engine.blackjack.sidebets import TwentyOneThreePaytable
 
 
 class InvalidBet(Refusal):
@@ -21,13 +22,19 @@ class InvalidBet(Refusal):
 def table_settings(config: BlackjackConfig, overrides: Mapping[str, Any]) -> BlackjackSettings:
     """A new table's settings: the guild's Blackjack defaults, then ``overrides`` (tests use
     them for rule variants and timings)."""
+    side_21_3 = None if config.side_21_3 == "off" else TwentyOneThreePaytable(config.side_21_3)
+    rules = dataclasses.replace(
+        preset(config.preset), side_21_3=side_21_3, perfect_pairs=config.perfect_pairs
+    )
     settings = BlackjackSettings(
-        rules=preset(config.preset),
+        rules=rules,
         min_bet=config.min_bet,
         max_bet=config.max_bet,
         betting_seconds=float(config.betting_seconds),
         turn_seconds=float(config.turn_seconds),
         hints=config.hints,
+        bot_seats=config.bot_seats,
+        max_side_bet=config.max_side_bet,
     )
     return dataclasses.replace(settings, **overrides) if overrides else settings
 

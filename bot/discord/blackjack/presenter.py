@@ -18,6 +18,7 @@ from bot.blackjack.events import (
     BlackjackSnapshot,
     RoundFinished,
     RoundRefunded,
+    ShoeReshuffled,
     TableChanged,
     TableEvent,
     TurnStarted,
@@ -112,6 +113,8 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
                     cancelled.cancelled = reason
                 self.channel.post(formatting.cancelled_post(round_id, reason))
                 self.channel.finish(round_id)
+            case ShoeReshuffled():
+                self.channel.post(formatting.reshuffle_post(event))
             case Notice(text=text):
                 self.channel.post(Post(description=formatting.escape(text)))
 

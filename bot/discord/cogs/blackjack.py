@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.blackjack.counting import MAX_CARDS, MIN_CARDS, CountSystem
+from bot.blackjack.drill import SEED_LIMIT
 from bot.blackjack.errors import (
     NotInRoundError,
 )
@@ -25,6 +28,8 @@ from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import seat_label
 from bot.discord.blackjack import formatting
 from bot.discord.blackjack.components import DYNAMIC_ITEMS, HANDLERS
+from bot.discord.blackjack.count import start as start_count
+from bot.discord.blackjack.drill import start as start_drill
 from bot.discord.blackjack.ids import ActionRef
 from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
 from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap
@@ -38,8 +43,9 @@ from bot.discord.table_cog import TableCog
 from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
 from bot.tables.errors import StaleActionError
-from engine.blackjack import Action, Rules, Shoe
-from storage import MAX_CHIPS, Storage
+from bot.tables.limits import BLACKJACK_MAX_SIDE_BET
+from engine.blackjack import PRESETS, Action, Rules, Shoe
+from storage import MAX_CHIPS, BetReason, Storage
 
 _log = logging.getLogger("felt.discord.blackjack")
 
@@ -50,6 +56,7 @@ SUSPENDED = "Felt is restarting"
 decision is re-applied at the new step this many times."""
 
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
+SideChips = app_commands.Range[int, 0, BLACKJACK_MAX_SIDE_BET]
 ShoeFactory = Callable[[Rules], Shoe]
 
 
@@ -219,8 +226,18 @@ class Blackjack(TableCog[BlackjackPresenter]):
     # ----- commands ----------------------------------------------------------------------------
 
     @blackjack.command(name="deal", description="Bet on this channel's next round of Blackjack.")
-    @app_commands.describe(bet="Your bet in chips, within the table's limits")
-    async def deal(self, interaction: discord.Interaction[FeltBot], bet: Chips) -> None:
+    @app_commands.describe(
+        bet="Your bet in chips, within the table's limits",
+        side_21_3="A 21+3 side bet (your two cards and the dealer's up card), if the table has it",
+        perfect_pairs="A Perfect Pairs side bet (your two cards), if the table has it",
+    )
+    async def deal(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        bet: Chips,
+        side_21_3: SideChips | None = None,
+        perfect_pairs: SideChips | None = None,
+    ) -> None:
         member = guild_member(interaction)
         if member.bot:
             raise Refusal("Bot accounts cannot play.")
@@ -246,8 +263,13 @@ class Blackjack(TableCog[BlackjackPresenter]):
             table = self._table_for(
                 guild_id, channel_id, f"Blackjack · #{name}" if name else "Blackjack", settings
             )
+            side_bets = {BetReason.SIDE_21_3: side_21_3, BetReason.PERFECT_PAIRS: perfect_pairs}
             seat = await table.bet(
-                member.id, member.display_name, amount, key=f"blackjack:bet:{interaction.id}"
+                member.id,
+                member.display_name,
+                amount,
+                key=f"blackjack:bet:{interaction.id}",
+                side_bets={reason: n for reason, n in side_bets.items() if n is not None},
             )
             snapshot = table.snapshot()
         balance = await self.storage.balance(guild_id, member.id)
@@ -279,6 +301,8 @@ class Blackjack(TableCog[BlackjackPresenter]):
             edge = None
         lines = [f"• {line}" for line in formatting.rules_lines(settings.rules)]
         lines += ["", formatting.house_edge_line(edge)]
+        sides = formatting.side_bet_lines(settings.rules, settings.max_side_bet)
+        lines += ["", *sides] if sides else []
         embed = discord.Embed(
             title="Blackjack rules at this table",
             description="\n".join(lines),
@@ -310,6 +334,54 @@ class Blackjack(TableCog[BlackjackPresenter]):
         if table is None or table.round_id is None:
             raise Refusal("No round is being played here: `/blackjack deal` to start one.")
         await interaction.response.send_message(self._hint_text(table, member.id), ephemeral=True)
+
+    @blackjack.command(
+        name="drill", description="Practise basic strategy: random decisions, scored (no chips)."
+    )
+    @app_commands.describe(rules="The rule set to drill under (default: this server's)")
+    @app_commands.choices(rules=[app_commands.Choice(name=name, value=name) for name in PRESETS])
+    async def drill(
+        self, interaction: discord.Interaction[FeltBot], rules: str | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        if rules is not None and rules not in PRESETS:
+            raise Refusal(f"Rules must be one of {', '.join(PRESETS)}.")
+        if rules is None:
+            rules = (
+                await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
+            ).preset
+        content, view = start_drill(rules, secrets.randbelow(SEED_LIMIT))
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    @blackjack.command(
+        name="count", description="Practise counting cards: a run of cards, then the count."
+    )
+    @app_commands.describe(
+        system="The counting system (default Hi-Lo)", cards="How many cards each run shows"
+    )
+    @app_commands.choices(
+        system=[app_commands.Choice(name=s.label, value=s.value) for s in CountSystem]
+    )
+    async def count(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        system: str = CountSystem.HILO.value,
+        cards: app_commands.Range[int, MIN_CARDS, MAX_CARDS] = 10,
+    ) -> None:
+        member = guild_member(interaction)
+        server = await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
+        if not server.counting:
+            raise Refusal("Counting practice is off on this server.")
+        if system not in {s.value for s in CountSystem}:
+            raise Refusal("System must be Hi-Lo, KO or Omega II.")
+        if (
+            isinstance(cards, bool)
+            or not isinstance(cards, int)
+            or not MIN_CARDS <= cards <= MAX_CARDS
+        ):
+            raise Refusal(f"A run shows {MIN_CARDS} to {MAX_CARDS} cards.")
+        content, view = start_count(CountSystem(system), cards, secrets.randbelow(SEED_LIMIT))
+        await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 async def setup(bot: FeltBot) -> None:

@@ -161,3 +161,20 @@ def test_reshuffle_is_announced_once_the_cut_card_came_out() -> None:
         shoe.draw()
     assert reshuffle_notice(shoe, CASINO) == RESHUFFLED
     assert reshuffle_notice(shoe, CLASSIC) == ""  # shuffled every round: nothing to announce
+
+
+def test_play_blackjack_train_grades_each_decision_and_sums_up(play: Play) -> None:
+    game = play("blackjack", "--seed", PLAIN_SEED, "--train")
+    game.expect(BET)
+    game.send("")
+    game.expect(TURN)
+    game.send("s")  # hard 13 against a nine: basic strategy hits
+    game.expect(r"Trainer · Stand: basic strategy: hit \(hard 13 vs 9\), cost ~0\.\d\d bets")
+    game.expect(BET)
+    game.send("q")
+    assert game.finish() == 0
+    assert re.search(
+        r"Trainer: 1 decision graded, 0 by basic strategy \(0%\); the others cost ~[\d.]+ "
+        r"chips in expectation\.",
+        game.text,
+    )
