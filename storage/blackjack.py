@@ -28,14 +28,14 @@ from storage.models import (
     BetReason,
     Game,
     LedgerKind,
+    RefundedRound,
     RoundBet,
     RoundOutcome,
     RoundPlayer,
     RoundRecord,
-    RoundRefunded,
-    RoundSettled,
     RoundState,
     RoundStatus,
+    SettledRound,
 )
 from storage.player_counts import add_blackjack_round
 from storage.stats import StatsLine, add_stats
@@ -328,7 +328,7 @@ def settle_round(
     outcomes: Mapping[int, RoundOutcome],
     history: str,
     grades: Mapping[int, DecisionGrades] | None = None,
-) -> RoundSettled:
+) -> SettledRound:
     """Pay a finished round out: escrow to wallets, the house paying or taking the difference
     (a bot's whole payout is the house's own); ``grades`` by member go to the trainer's record."""
     found = _round(work.tx, round_id)
@@ -389,7 +389,7 @@ def settle_round(
             (grade.decisions, grade.correct, grade.expected_loss_milli, round_id, user_id),
         )
     add_blackjack_round(work, round_id)
-    return RoundSettled(round_id, payouts, nets, wallets)
+    return SettledRound(round_id, payouts, nets, wallets)
 
 
 def _side_stakes(tx: Transaction, round_id: int) -> dict[int, int]:
@@ -432,7 +432,7 @@ def _record_player(
     )
 
 
-def refund_round(work: Work, round_id: int, reason: str) -> RoundRefunded:
+def refund_round(work: Work, round_id: int, reason: str) -> RefundedRound:
     """Cancel an open round: every member's escrow goes back to their wallet."""
     require_text(reason, "The reason", limit=500)
     found = _round(work.tx, round_id)
@@ -459,7 +459,7 @@ def refund_round(work: Work, round_id: int, reason: str) -> RoundRefunded:
         "WHERE round_id = ?",
         (work.stamp, reason, round_id),
     )
-    return RoundRefunded(round_id, refunds, wallets, reason)
+    return RefundedRound(round_id, refunds, wallets, reason)
 
 
 def read_round(tx: Transaction, round_id: int) -> RoundRecord | None:

@@ -38,18 +38,18 @@ from storage.models import (
     Game,
     HandRecord,
     HandSeat,
-    HandSettled,
-    HandStarted,
     HandStatus,
-    HandVoided,
     LedgerKind,
     OccupiedSeat,
     SeatChange,
     SeatResult,
     SessionLine,
+    SettledHand,
+    StartedHand,
     TableInfo,
     TableOpened,
     TableStatus,
+    VoidedHand,
 )
 from storage.player_counts import add_holdem, check_counts
 from storage.stats import StatsLine, add_stats
@@ -304,7 +304,7 @@ def cash_out(work: Work, table_id: int, seat_no: int) -> CashOut:
     return _cash_out(work, table, seat)
 
 
-def start_hand(work: Work, table_id: int, hand_id: int, stacks: Mapping[int, int]) -> HandStarted:
+def start_hand(work: Work, table_id: int, hand_id: int, stacks: Mapping[int, int]) -> StartedHand:
     """Record a hand and its starting stacks, durably, before its first action."""
     require_hand_id(hand_id)
     if not isinstance(stacks, Mapping) or len(stacks) < 2:
@@ -345,7 +345,7 @@ def start_hand(work: Work, table_id: int, hand_id: int, stacks: Mapping[int, int
         "VALUES (?, ?, ?, ?, ?)",
         rows,
     )
-    return HandStarted(table_id, hand_id, dict(sorted(stacks.items())))
+    return StartedHand(table_id, hand_id, dict(sorted(stacks.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +385,7 @@ def settle_hand(
     phh: str,
     results: Mapping[int, SeatResult],
     counts: Mapping[int, Mapping[str, int]] | None = None,
-) -> HandSettled:
+) -> SettledHand:
     """Apply a finished hand: each seat's stack becomes its final stack, in one transaction.
 
     ``counts`` are the hand's statistics by seat (``storage.player_counts``); the members' are
@@ -434,7 +434,7 @@ def settle_hand(
     )
     add_stats(work, table.guild_id, season_id, Game.HOLDEM, lines)
     add_holdem(work, table.guild_id, season_id, counted)
-    return HandSettled(table_id, hand_id, dict(sorted(final_stacks.items())), deltas)
+    return SettledHand(table_id, hand_id, dict(sorted(final_stacks.items())), deltas)
 
 
 def _check_settlement(
@@ -483,7 +483,7 @@ def _checked_counts(
     ]
 
 
-def void_hand(work: Work, table_id: int, hand_id: int, reason: str) -> HandVoided:
+def void_hand(work: Work, table_id: int, hand_id: int, reason: str) -> VoidedHand:
     """Cancel an unfinished hand: every seat keeps the stack it started with."""
     require_text(reason, "The reason", limit=500)
     table = _table(work.tx, table_id, must_be_open=False)
@@ -495,7 +495,7 @@ def void_hand(work: Work, table_id: int, hand_id: int, reason: str) -> HandVoide
     )
     seats = _running_hand(work, table_id, hand_id)
     _mark_voided(work, table_id, hand_id, reason)
-    return HandVoided(table_id, hand_id, {s.seat_no: s.start_stack for s in seats}, reason)
+    return VoidedHand(table_id, hand_id, {s.seat_no: s.start_stack for s in seats}, reason)
 
 
 def _mark_voided(work: Work, table_id: int, hand_id: int, reason: str) -> None:

@@ -2,7 +2,9 @@
 
 Chips are ``int``. Identities are Discord snowflakes (``guild_id``, ``user_id``, ``channel_id``);
 table and round ids are assigned by storage, hand ids by the table host (unique per table).
-Times are aware UTC datetimes.
+Times are aware UTC datetimes. What an operation did is named as a noun (``SettledHand``,
+``RefundedRound``; recovery's ``RecoveredHand``), never like the events of the engine and the
+table hosts (``HandSettled``, ``RoundRefunded``), which are things that happened in a game.
 """
 
 from __future__ import annotations
@@ -321,7 +323,7 @@ class SeatResult:
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted:
+class StartedHand:
     """A hand made durable before its first action."""
 
     table_id: int
@@ -331,7 +333,7 @@ class HandStarted:
 
 
 @dataclass(frozen=True, slots=True)
-class HandSettled:
+class SettledHand:
     """A settled hand: final stacks and each seat's net change."""
 
     table_id: int
@@ -341,7 +343,7 @@ class HandSettled:
 
 
 @dataclass(frozen=True, slots=True)
-class HandVoided:
+class VoidedHand:
     """A voided hand: every seat keeps its starting stack."""
 
     table_id: int
@@ -419,7 +421,7 @@ class RoundState:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundSettled:
+class SettledRound:
     """A settled blackjack round."""
 
     round_id: int
@@ -430,7 +432,7 @@ class RoundSettled:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundRefunded:
+class RefundedRound:
     """A refunded blackjack round: every bet went back."""
 
     round_id: int
@@ -483,7 +485,7 @@ class RoundRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class VoidedHand:
+class RecoveredHand:
     """A hand that recovery voided."""
 
     guild_id: int
@@ -494,7 +496,7 @@ class VoidedHand:
 
 
 @dataclass(frozen=True, slots=True)
-class RefundedRound:
+class RecoveredRound:
     """A blackjack round whose bets recovery refunded."""
 
     guild_id: int
@@ -508,8 +510,8 @@ class RecoveryReport:
     """What recovery at startup put back, so the bot can tell each channel."""
 
     ran_at: datetime
-    voided_hands: tuple[VoidedHand, ...] = ()
-    refunded_rounds: tuple[RefundedRound, ...] = ()
+    voided_hands: tuple[RecoveredHand, ...] = ()
+    refunded_rounds: tuple[RecoveredRound, ...] = ()
 
     @property
     def is_empty(self) -> bool:

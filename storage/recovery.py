@@ -23,7 +23,7 @@ from storage.blackjack import refund_round
 from storage.holdem import void_hand
 from storage.instances import LIVE_INSTANCES, adopt_tables, orphaned_tables, release_dead
 from storage.ledger import INTERNAL_KEY_PREFIX, Work, stamp
-from storage.models import HandVoided, RecoveryReport, RefundedRound, RoundRefunded, VoidedHand
+from storage.models import RecoveredHand, RecoveredRound, RecoveryReport, RefundedRound, VoidedHand
 
 RECOVERY_REASON = "Felt restarted before this finished"
 
@@ -70,8 +70,8 @@ def _lock_guilds(work: Work, owns: Owns) -> set[int]:
     return set(guilds)
 
 
-def _void_hands(work: Work, guilds: set[int], owners: set[int]) -> list[VoidedHand]:
-    voided: list[VoidedHand] = []
+def _void_hands(work: Work, guilds: set[int], owners: set[int]) -> list[RecoveredHand]:
+    voided: list[RecoveredHand] = []
     for table_id, hand_id, guild_id, channel_id, owner in work.tx.all(
         "SELECT h.table_id, h.hand_id, h.guild_id, t.channel_id, h.instance_id FROM hands h "
         "JOIN poker_tables t ON t.table_id = h.table_id "
@@ -84,7 +84,7 @@ def _void_hands(work: Work, guilds: set[int], owners: set[int]) -> list[VoidedHa
         if owner is not None:
             owners.add(int(owner))
         step = Work(work.tx, work.now, work.economy_defaults)
-        result: HandVoided = void_hand(step, int(table_id), int(hand_id), RECOVERY_REASON)
+        result: VoidedHand = void_hand(step, int(table_id), int(hand_id), RECOVERY_REASON)
         step.record(
             "recover_hand",
             f"{INTERNAL_KEY_PREFIX}recover:hand:{table_id}:{hand_id}",
@@ -92,13 +92,15 @@ def _void_hands(work: Work, guilds: set[int], owners: set[int]) -> list[VoidedHa
             codec.dumps(result),
         )
         voided.append(
-            VoidedHand(int(guild_id), int(channel_id), int(table_id), int(hand_id), result.stacks)
+            RecoveredHand(
+                int(guild_id), int(channel_id), int(table_id), int(hand_id), result.stacks
+            )
         )
     return voided
 
 
-def _refund_rounds(work: Work, guilds: set[int], owners: set[int]) -> list[RefundedRound]:
-    refunded: list[RefundedRound] = []
+def _refund_rounds(work: Work, guilds: set[int], owners: set[int]) -> list[RecoveredRound]:
+    refunded: list[RecoveredRound] = []
     for round_id, guild_id, channel_id, owner in work.tx.all(
         "SELECT round_id, guild_id, channel_id, instance_id FROM bj_rounds "
         f"WHERE status = 'open' AND {_dead_owner()} ORDER BY round_id",
@@ -109,7 +111,7 @@ def _refund_rounds(work: Work, guilds: set[int], owners: set[int]) -> list[Refun
         if owner is not None:
             owners.add(int(owner))
         step = Work(work.tx, work.now, work.economy_defaults)
-        refund: RoundRefunded = refund_round(step, int(round_id), RECOVERY_REASON)
+        refund: RefundedRound = refund_round(step, int(round_id), RECOVERY_REASON)
         step.record(
             "recover_round",
             f"{INTERNAL_KEY_PREFIX}recover:round:{round_id}",
@@ -117,6 +119,6 @@ def _refund_rounds(work: Work, guilds: set[int], owners: set[int]) -> list[Refun
             codec.dumps(refund),
         )
         refunded.append(
-            RefundedRound(int(guild_id), int(channel_id), int(round_id), refund.refunds)
+            RecoveredRound(int(guild_id), int(channel_id), int(round_id), refund.refunds)
         )
     return refunded

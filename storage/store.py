@@ -69,9 +69,6 @@ from storage.models import (
     DailyClaim,
     Game,
     HandRecord,
-    HandSettled,
-    HandStarted,
-    HandVoided,
     Leaderboard,
     LeaderboardEntry,
     LedgerEntry,
@@ -79,10 +76,9 @@ from storage.models import (
     MigrationReport,
     Period,
     RecoveryReport,
+    RefundedRound,
     RoundOutcome,
     RoundRecord,
-    RoundRefunded,
-    RoundSettled,
     RoundState,
     Season,
     SeasonSelector,
@@ -90,11 +86,15 @@ from storage.models import (
     SeatChange,
     SeatResult,
     SessionLine,
+    SettledHand,
+    SettledRound,
+    StartedHand,
     Stats,
     TableInfo,
     TableMessage,
     TableOpened,
     Transfer,
+    VoidedHand,
 )
 from storage.recovery import recover
 from storage.settings import (
@@ -668,7 +668,7 @@ class Storage:
 
     async def start_hand(
         self, table_id: int, hand_id: int, stacks: Mapping[int, int], *, key: str
-    ) -> HandStarted:
+    ) -> StartedHand:
         """Make a hand and its starting stacks durable; call before the hand's first action.
 
         ``stacks`` maps each dealt-in seat to its stack, which must equal what the seat holds.
@@ -679,7 +679,7 @@ class Storage:
             "start_hand",
             key,
             {"table_id": table_id, "hand_id": hand_id, "stacks": _pairs(stacks)},
-            HandStarted,
+            StartedHand,
             lambda work: holdem.start_hand(work, table_id, hand_id, stacks),
             guild=_table_guild(table_id),
         )
@@ -694,7 +694,7 @@ class Storage:
         results: Mapping[int, SeatResult] | None = None,
         counts: Mapping[int, Mapping[str, int]] | None = None,
         key: str,
-    ) -> HandSettled:
+    ) -> SettledHand:
         """Apply a finished hand: final stacks by seat, its PHH text and per-seat results.
 
         ``counts`` are the hand's statistics by seat (``engine.holdem.stats.StyleCounts`` as
@@ -718,20 +718,20 @@ class Storage:
             "settle_hand",
             key,
             request,
-            HandSettled,
+            SettledHand,
             lambda work: holdem.settle_hand(
                 work, table_id, hand_id, final_stacks, phh=phh, results=seat_results, counts=counts
             ),
             guild=_table_guild(table_id),
         )
 
-    async def void_hand(self, table_id: int, hand_id: int, *, reason: str, key: str) -> HandVoided:
+    async def void_hand(self, table_id: int, hand_id: int, *, reason: str, key: str) -> VoidedHand:
         """Cancel an unfinished hand: every seat keeps its starting stack."""
         return await self._operate(
             "void_hand",
             key,
             {"table_id": table_id, "hand_id": hand_id, "reason": reason},
-            HandVoided,
+            VoidedHand,
             lambda work: holdem.void_hand(work, table_id, hand_id, reason),
             guild=_table_guild(table_id),
         )
@@ -883,7 +883,7 @@ class Storage:
         history: str,
         key: str,
         grades: Mapping[int, DecisionGrades] | None = None,
-    ) -> RoundSettled:
+    ) -> SettledRound:
         """Pay a round out: ``outcomes`` by player (payout including stakes), ``history`` its
         cards and results, ``grades`` the trainer's grades by member (same transaction). The
         house covers wins and takes losses."""
@@ -898,18 +898,18 @@ class Storage:
             "settle_round",
             key,
             arguments,
-            RoundSettled,
+            SettledRound,
             lambda work: blackjack.settle_round(work, round_id, outcomes, history, grades),
             guild=_round_guild(round_id),
         )
 
-    async def refund_round(self, round_id: int, *, reason: str, key: str) -> RoundRefunded:
+    async def refund_round(self, round_id: int, *, reason: str, key: str) -> RefundedRound:
         """Cancel an open round: every bet goes back to its wallet."""
         return await self._operate(
             "refund_round",
             key,
             {"round_id": round_id, "reason": reason},
-            RoundRefunded,
+            RefundedRound,
             lambda work: blackjack.refund_round(work, round_id, reason),
             guild=_round_guild(round_id),
         )

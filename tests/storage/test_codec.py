@@ -12,12 +12,12 @@ from storage.models import (
     Account,
     CashOut,
     ClosedTable,
-    HandSettled,
+    RecoveredHand,
+    RecoveredRound,
     RecoveryReport,
-    RefundedRound,
     RoundState,
     RoundStatus,
-    VoidedHand,
+    SettledHand,
 )
 
 ints = st.integers(min_value=-(2**53), max_value=2**53)
@@ -28,9 +28,9 @@ seat_maps = st.dictionaries(st.integers(0, 99), ints, max_size=10)
 def test_mappings_with_int_keys_survive(
     stacks: dict[int, int], deltas: dict[int, int], table: int, hand: int
 ) -> None:
-    value = HandSettled(table, hand, stacks, deltas)
+    value = SettledHand(table, hand, stacks, deltas)
 
-    assert codec.loads(HandSettled, codec.dumps(value)) == value
+    assert codec.loads(SettledHand, codec.dumps(value)) == value
 
 
 def test_nested_values_enums_optionals_and_times_survive() -> None:
@@ -44,8 +44,8 @@ def test_nested_values_enums_optionals_and_times_survive() -> None:
         ),
         RecoveryReport(
             moment,
-            (VoidedHand(1, 2, 3, 4, {0: 100, 1: 200}),),
-            (RefundedRound(1, 5, 6, {10: 20}),),
+            (RecoveredHand(1, 2, 3, 4, {0: 100, 1: 200}),),
+            (RecoveredRound(1, 5, 6, {10: 20}),),
         ),
     ]
 
