@@ -335,15 +335,7 @@ def settle_round(
     work.guild_id, work.round_id = found.guild_id, round_id
     require_text(history, "The round history", limit=MAX_HISTORY_CHARS)
     players = _players(work.tx, round_id)
-    if not isinstance(outcomes, Mapping) or set(outcomes) != {p.user_id for p in players}:
-        raise InvalidSettlement(
-            "A settlement must give an outcome for exactly the round's players."
-        )
-    sides = _side_stakes(work.tx, round_id)
-    checked = {
-        p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow, sides.get(p.user_id, 0))
-        for p in players
-    }
+    checked = _checked_outcomes(work.tx, round_id, players, outcomes)
     members = {p.user_id for p in players if p.bot_name is None}
     graded = check_grades({} if grades is None else grades, members)
     house = work.guild(found.guild_id).house_account_id
@@ -382,14 +374,34 @@ def settle_round(
         (work.stamp, history, season_id, round_id),
     )
     add_stats(work, found.guild_id, season_id, Game.BLACKJACK, lines)
+    _record_grades(work.tx, round_id, graded)
+    add_blackjack_round(work, round_id)
+    return SettledRound(round_id, payouts, nets, wallets)
+
+
+def _checked_outcomes(
+    tx: Transaction, round_id: int, players: list[_Player], outcomes: Mapping[int, RoundOutcome]
+) -> dict[int, RoundOutcome]:
+    """Each player's outcome, checked against what they staked (main and side bets)."""
+    if not isinstance(outcomes, Mapping) or set(outcomes) != {p.user_id for p in players}:
+        raise InvalidSettlement(
+            "A settlement must give an outcome for exactly the round's players."
+        )
+    sides = _side_stakes(tx, round_id)
+    return {
+        p.user_id: _check_outcome(p.user_id, outcomes[p.user_id], p.escrow, sides.get(p.user_id, 0))
+        for p in players
+    }
+
+
+def _record_grades(tx: Transaction, round_id: int, graded: Mapping[int, DecisionGrades]) -> None:
+    """The trainer's grades of each member's decisions, on their row of the round."""
     for user_id, grade in graded.items():
-        work.tx.execute(
+        tx.execute(
             "UPDATE bj_players SET decisions = ?, correct_decisions = ?, expected_loss_milli = ? "
             "WHERE round_id = ? AND user_id = ?",
             (grade.decisions, grade.correct, grade.expected_loss_milli, round_id, user_id),
         )
-    add_blackjack_round(work, round_id)
-    return SettledRound(round_id, payouts, nets, wallets)
 
 
 def _side_stakes(tx: Transaction, round_id: int) -> dict[int, int]:

@@ -1,54 +1,31 @@
 """The counting drill: a sequence of cards, then "what is the running count?", under Hi-Lo, KO or
 Omega II. Pure and stateless like the strategy drill: a question is made from its seed.
 
-The tags are the published ones (by card value, ace as 1): Hi-Lo 2-6 +1, 7-9 0, tens and aces
--1 (balanced); KO as Hi-Lo with the 7 at +1 (unbalanced, a deck sums to +4); Omega II 2, 3, 7
-+1, 4-6 +2, 9 -1, tens -2, 8 and aces 0 (balanced, level 2).
+The systems and their tags are the engine's (``engine.blackjack.counting``); a drill counts from
+0, as KO does in a single deck.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import StrEnum
 
 from bot.render.cards import card_label
-from engine.blackjack.hand import VALUE_OF_ID
+from engine.blackjack.counting import CountSystem, running_count
 from engine.cards import DECK, Card
 
+__all__ = [
+    "MAX_CARDS",
+    "MIN_CARDS",
+    "CountQuestion",
+    "CountSystem",
+    "count_question",
+    "running_count",
+]
 
-class CountSystem(StrEnum):
-    """A card-counting system."""
-
-    HILO = "hilo"
-    KO = "ko"
-    OMEGA_II = "omega2"
-
-    @property
-    def label(self) -> str:
-        return {"hilo": "Hi-Lo", "ko": "KO", "omega2": "Omega II"}[self.value]
-
-
-TAGS: dict[CountSystem, tuple[int, ...]] = {
-    # index: card value 1 (ace) to 10 (any ten); index 0 unused
-    CountSystem.HILO: (0, -1, 1, 1, 1, 1, 1, 0, 0, 0, -1),
-    CountSystem.KO: (0, -1, 1, 1, 1, 1, 1, 1, 0, 0, -1),
-    CountSystem.OMEGA_II: (0, 0, 1, 1, 2, 2, 2, 1, 0, -1, -2),
-}
-"""Each system's tag by card value."""
 
 MIN_CARDS, MAX_CARDS = 4, 30
 """How long a sequence may be."""
-
-
-def tag(card: Card, system: CountSystem) -> int:
-    """What ``card`` adds to the running count under ``system``."""
-    return TAGS[system][VALUE_OF_ID[card.id]]
-
-
-def running_count(cards: list[Card] | tuple[Card, ...], system: CountSystem) -> int:
-    """The running count after ``cards`` (from a fresh shoe: 0 to start)."""
-    return sum(tag(card, system) for card in cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +43,7 @@ class CountQuestion:
 
     def explanation(self) -> str:
         """Each card's tag: ``"K♠ -1 · 5♦ +1 · ..."``."""
-        return " · ".join(f"{card_label(card)} {tag(card, self.system):+d}" for card in self.cards)
+        return " · ".join(f"{card_label(card)} {self.system.tag(card):+d}" for card in self.cards)
 
 
 def count_question(system: CountSystem, length: int, seed: int) -> CountQuestion:

@@ -113,25 +113,7 @@ class BlackjackTable(BlackjackTableState):
                 raise BetRefused(f"This round is full ({SEATS} players). Join the next one.")
             try:
                 if self.phase is TablePhase.IDLE:
-                    opened = await move_chips(
-                        "bet",
-                        lambda: self.storage.open_round(
-                            self.guild_id,
-                            self.channel_id,
-                            {user_id: amount},
-                            key=request,
-                            side_bets={user_id: sides} if sides else None,
-                        ),
-                    )
-                    self.round_id = opened.round_id
-                    self.phase = TablePhase.BETTING
-                    self._step = 0
-                    self._deadline = self._scheduler.now() + self.settings.betting_seconds
-                    round_id = opened.round_id
-                    self._timer = self._scheduler.call_later(
-                        self.settings.betting_seconds, lambda: self._window_closed(round_id)
-                    )
-                    await self._publish(BettingOpened(round_id, self._deadline))
+                    await self._open_round(user_id, amount, request, sides)
                 else:
                     joining = self.round_id
                     assert joining is not None
@@ -152,6 +134,30 @@ class BlackjackTable(BlackjackTableState):
             await self._publish(BetPlaced(user_id, name, amount, sides))
             await self._publish_table()
             return seat
+
+    async def _open_round(
+        self, user_id: int, amount: int, request: str, sides: Mapping[BetReason, int]
+    ) -> None:
+        """The first bet opens a round in storage and its betting window (under the lock)."""
+        opened = await move_chips(
+            "bet",
+            lambda: self.storage.open_round(
+                self.guild_id,
+                self.channel_id,
+                {user_id: amount},
+                key=request,
+                side_bets={user_id: sides} if sides else None,
+            ),
+        )
+        self.round_id = opened.round_id
+        self.phase = TablePhase.BETTING
+        self._step = 0
+        self._deadline = self._scheduler.now() + self.settings.betting_seconds
+        round_id = opened.round_id
+        self._timer = self._scheduler.call_later(
+            self.settings.betting_seconds, lambda: self._window_closed(round_id)
+        )
+        await self._publish(BettingOpened(round_id, self._deadline))
 
     async def deal_now(self, user_id: int) -> None:
         """Close the betting window early (only someone with a bet may)."""

@@ -83,30 +83,34 @@ def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> 
             for player in sorted(story.players, key=lambda p: p.seat_no)
         ],
         "rounds": _rounds(story, ids, hero),
-        "pots": [
-            {
-                "number": pot.number,
-                "amount": pot.amount,
-                "rake": 0,
-                "jackpot": 0,
-                "player_wins": [
-                    {
-                        "player_id": ids[player],
-                        "win_amount": share,
-                        "cashout_amount": 0,
-                        "cashout_fee": 0,
-                        "bonus_amount": 0,
-                        "contributed_rake": 0,
-                    }
-                    for player, share in pot.shares
-                ],
-            }
-            for pot in story.pots
-        ],
+        "pots": _pots(story, ids),
     }
     if hero is not None:
         body["hero_player_id"] = ids[hero]
     return {"ohh": body}
+
+
+def _pots(story: HandStory, ids: list[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": pot.number,
+            "amount": pot.amount,
+            "rake": 0,
+            "jackpot": 0,
+            "player_wins": [
+                {
+                    "player_id": ids[player],
+                    "win_amount": share,
+                    "cashout_amount": 0,
+                    "cashout_fee": 0,
+                    "bonus_amount": 0,
+                    "contributed_rake": 0,
+                }
+                for player, share in pot.shares
+            ],
+        }
+        for pot in story.pots
+    ]
 
 
 def _rounds(story: HandStory, ids: list[int], hero: int | None) -> list[dict[str, Any]]:

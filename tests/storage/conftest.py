@@ -20,12 +20,7 @@ from tests.storage.support import (
     Sql,
     State,
     postgres_server_running,
-    raw,
 )
-
-# Re-exported for test modules still importing them from here (branches in flight); new code
-# imports them from tests.storage.support.
-__all__ = ["FakeClock", "PostgresServer", "RawDatabase", "Sql", "State", "raw"]
 
 
 @pytest.fixture

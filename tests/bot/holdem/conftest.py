@@ -13,19 +13,10 @@ from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import ManualScheduler
 from storage import Storage
 from tests.bot.holdem.support import (
-    ALICE,
-    BOB,
-    CAROL,
-    GUILD,
     TableFactory,
-    calling_station,
     open_table,
 )
 from tests.bot.recorder import HoldemRecorder
-
-# Re-exported for test modules still importing them from here (branches in flight); new code
-# imports them from tests.bot.holdem.support.
-__all__ = ["ALICE", "BOB", "CAROL", "GUILD", "TableFactory", "calling_station"]
 
 
 @pytest.fixture

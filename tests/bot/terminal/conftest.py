@@ -7,11 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.terminal.support import PROMPT, ROOT, START, Game, Play, read_wallet
-
-# Re-exported for test modules still importing them from here (branches in flight); new code
-# imports them from tests.bot.terminal.support.
-__all__ = ["PROMPT", "ROOT", "START", "Play", "read_wallet"]
+from tests.bot.terminal.support import Game, Play
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from bot.discord.pacing import Pacer
 from bot.holdem.events import HandDealt, HandFinished, HandsTabled, TableEvent
 from bot.holdem.host import HoldemTable
 from engine.cards import Card
-from tests.bot.holdem.conftest import calling_station
+from tests.bot.holdem.support import calling_station
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMember, FakeMessage
 from tests.e2e.support.bot_world import StartBot, World, channel_window
 from tests.e2e.support.decks import DeckSpec, StackedDecks
