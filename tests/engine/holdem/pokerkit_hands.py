@@ -15,7 +15,7 @@ from pokerkit import Automation, HandHistory, NoLimitTexasHoldem
 from pokerkit import Card as PkCard
 
 from engine.cards import DECK, Card, parse_cards
-from engine.holdem import Call, Check, Fold, Hand, RaiseTo, Stakes
+from engine.holdem import Action, Call, Check, Fold, Hand, LegalActions, RaiseTo, Stakes
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -98,6 +98,20 @@ def rigged_deck(rng: random.Random, players: int) -> list[Card]:
     return deck
 
 
+def random_action(legal: LegalActions, rng: random.Random) -> Action:
+    """A legal action at random, checks and calls twice as likely as a fold or a raise."""
+    choices: list[Action] = []
+    if legal.can_fold:
+        choices.append(Fold())
+    if legal.can_check:
+        choices.extend([Check(), Check()])
+    if legal.can_call:
+        choices.extend([Call(), Call()])
+    if legal.min_raise_to is not None and legal.max_raise_to is not None:
+        choices.append(RaiseTo(_pick_amount(rng, legal.min_raise_to, legal.max_raise_to)))
+    return rng.choice(choices)
+
+
 def _pick_amount(rng: random.Random, low: int, high: int) -> int:
     roll = rng.random()
     if roll < 0.3:
@@ -166,16 +180,7 @@ def play_ours(setup: Setup, rng: random.Random) -> Hand:
     while not hand.is_complete:
         legal = hand.turn
         assert legal is not None
-        choices: list[object] = []
-        if legal.can_fold:
-            choices.append(Fold())
-        if legal.can_check:
-            choices.extend([Check(), Check()])
-        if legal.can_call:
-            choices.extend([Call(), Call()])
-        if legal.min_raise_to is not None and legal.max_raise_to is not None:
-            choices.append(RaiseTo(_pick_amount(rng, legal.min_raise_to, legal.max_raise_to)))
-        hand.act(legal.player, rng.choice(choices))  # type: ignore[arg-type]
+        hand.act(legal.player, random_action(legal, rng))
     return hand
 
 

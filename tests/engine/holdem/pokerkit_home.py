@@ -17,10 +17,10 @@ from pokerkit import Automation, HandHistory, Mode, NoLimitTexasHoldem, parse_ac
 from pokerkit import Card as PkCard
 
 from engine.cards import Card
-from engine.holdem import Call, Check, Fold, Hand, Phase, RaiseTo, Stakes, phh
+from engine.holdem import Hand, Phase, Stakes, phh
 from engine.holdem.actions import ChooseRunCount
 from engine.holdem.options import MAX_RUN_COUNT, HandOptions
-from tests.engine.holdem.pokerkit_hands import AUTOMATIONS, _pick_amount, rigged_deck
+from tests.engine.holdem.pokerkit_hands import AUTOMATIONS, _pick_amount, random_action, rigged_deck
 
 HOME_AUTOMATIONS = tuple(a for a in AUTOMATIONS if a is not Automation.RUNOUT_COUNT_SELECTION)
 
@@ -157,16 +157,7 @@ def play_ours_home(setup: HomeSetup, rng: random.Random) -> Hand:
             most = legal.max_run_count
             hand.act(legal.player, ChooseRunCount(_run_choice(rng, min(agreed, most), most)))
             continue
-        choices: list[object] = []
-        if legal.can_fold:
-            choices.append(Fold())
-        if legal.can_check:
-            choices.extend([Check(), Check()])
-        if legal.can_call:
-            choices.extend([Call(), Call()])
-        if legal.min_raise_to is not None and legal.max_raise_to is not None:
-            choices.append(RaiseTo(_pick_amount(rng, legal.min_raise_to, legal.max_raise_to)))
-        hand.act(legal.player, rng.choice(choices))  # type: ignore[arg-type]
+        hand.act(legal.player, random_action(legal, rng))
     return hand
 
 
