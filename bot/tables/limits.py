@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.blackjack.sidebets import TwentyOneThreePaytable
+
 HOLDEM_MIN_SEATS: Final = 2
 HOLDEM_MAX_SEATS: Final = 10
 """Chairs at a Hold'em table (the renderer draws 2 to 10)."""
@@ -26,7 +28,7 @@ BLACKJACK_MAX_BOTS: Final = BLACKJACK_MAX_SEATS - 1
 """House bots dealt in at a Blackjack round: at least one seat is always left for a member."""
 BLACKJACK_MAX_SIDE_BET: Final = 1_000_000_000
 """The largest a table's side-bet limit may be (a 21+3 win pays 100 times the bet)."""
-BLACKJACK_SIDE_21_3_CHOICES: Final = ("off", "classic", "five_tier")
+BLACKJACK_SIDE_21_3_CHOICES: Final = ("off", *(table.value for table in TwentyOneThreePaytable))
 """A table's 21+3 side bet: none, or its pay table."""
 BLACKJACK_MAX_HANDS: Final = 4
 """Hands one Blackjack player can hold after splits."""
