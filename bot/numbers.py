@@ -11,6 +11,10 @@ takes a number, and the Discord raise modal. It accepts exactly this (ASCII only
 - with ``suffixes=True`` only (simulation counts): a ``k`` (thousand) or ``m`` (million) suffix
   (``250k``, ``5M``) or a power of ten ``e0``-``e9`` (``1e6``).
 
+:func:`read_decimal` is the one grammar for the few inputs that may have a fraction (stacks in
+big blinds and prizes in percent for ``felt icm``): plain digits with an optional ``.`` part, no
+sign, separators or exponents.
+
 Anything else (``²``, ``١٢``, ``12.5``, ``1,00``, a 10,000-digit line) raises
 :class:`NumberError`, whose message is one line fit to show, quoting at most
 :data:`QUOTE_LIMIT` characters of what was typed. Python's own ``int()`` is never handed
@@ -35,6 +39,7 @@ _NUMBER = re.compile(
     r"(?:(?P<suffix>[km])|e(?P<power>[0-9]))?\s*",
     re.ASCII | re.IGNORECASE,
 )
+_DECIMAL = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?|\.[0-9]+)\s*", re.ASCII)
 _MULTIPLIERS = {"k": 1_000, "m": 1_000_000}
 FORMAT_HELP = "digits, such as 1000 or 1,000"
 
@@ -97,3 +102,17 @@ def parse_whole(
     if value < low or (high is not None and value > high):
         raise refusal
     return value
+
+
+def read_decimal(text: str, *, what: str = "a number") -> float:
+    """A number of at least 0 with an optional decimal part, or :class:`NumberError`.
+
+    >>> read_decimal(" 12.5 ")
+    12.5
+    >>> read_decimal(".5")
+    0.5
+    """
+    match = _DECIMAL.fullmatch(text) if len(text) <= MAX_NUMBER_LENGTH else None
+    if match is None:
+        raise NumberError(f"{what} must be a number like 1500 or 12.5, not {quote(text)}")
+    return float(match[1])

@@ -13,15 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 
 from bot.cli.common import CliError, SubParsers
-from bot.numbers import MAX_NUMBER_LENGTH, quote
+from bot.numbers import NumberError, read_decimal
 from engine.tournament import IcmError, chip_chop, icm
-
-# bot.numbers reads whole numbers only; stacks in big blinds and payouts in percent may have
-# decimals, so this one grammar adds a decimal part to plain digits (no signs, no exponents).
-_DECIMAL = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?|\.[0-9]+)\s*")
 
 
 def register(subparsers: SubParsers) -> None:
@@ -53,10 +48,10 @@ def register(subparsers: SubParsers) -> None:
 
 def parse_amount(text: str, what: str) -> float:
     """A number >= 0 with an optional decimal part, or a one-line ``CliError``."""
-    match = _DECIMAL.fullmatch(text) if len(text) <= MAX_NUMBER_LENGTH else None
-    if match is None:
-        raise CliError(f"{what} must be a number like 1500 or 12.5, not {quote(text)}")
-    return float(match[1])
+    try:
+        return read_decimal(text, what=what)
+    except NumberError as error:
+        raise CliError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:

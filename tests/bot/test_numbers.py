@@ -20,6 +20,7 @@ from bot.numbers import (
     NumberError,
     parse_whole,
     quote,
+    read_decimal,
     read_whole,
 )
 
@@ -146,3 +147,17 @@ def test_felt_run_shard_options_read_through_the_one_parser(
     assert exited.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert message in last and len(last) < 250
+
+
+@pytest.mark.parametrize(
+    "text", ["1e3", "-1", "1,000.5", "12.", "²", "١٢", "nan", "inf", "", "9" * 41]
+)
+def test_read_decimal_refuses_anything_but_plain_digits_with_a_fraction(text: str) -> None:
+    with pytest.raises(NumberError, match=r"must be a number like 1500 or 12\.5"):
+        read_decimal(text, what="a stack")
+
+
+@given(st.integers(min_value=0, max_value=10**12))
+def test_read_decimal_reads_every_number_written_with_a_fraction(thousandths: int) -> None:
+    text = f"{thousandths // 1000}.{thousandths % 1000:03d}"
+    assert read_decimal(text) == float(text)
