@@ -21,6 +21,7 @@ from bot.discord.guild_settings import (
     ECONOMY_KEYS,
     GAME_CHANNELS,
     HOLDEM,
+    TOURNAMENT_KEYS,
     InvalidGuildSetting,
     admin_role_id,
     bots_allowed,
@@ -30,6 +31,8 @@ from bot.discord.guild_settings import (
     economy_changes,
     game_channel_ids,
     section_with_changes,
+    tournament_changes,
+    tournament_settings,
 )
 from bot.discord.permissions import guild_member
 from bot.tables.limits import BLACKJACK_MAX_SIDE_BET, BLACKJACK_SIDE_21_3_CHOICES
@@ -53,7 +56,15 @@ BETTING_MIN, BETTING_MAX = _int_bounds(BlackjackConfig, "betting_seconds")
 BLACKJACK_TURN_MIN, BLACKJACK_TURN_MAX = _int_bounds(BlackjackConfig, "turn_seconds")
 BOT_SEATS_MIN, BOT_SEATS_MAX = _int_bounds(BlackjackConfig, "bot_seats")
 
-RESET_SECTIONS = ("economy", "holdem", "blackjack", "bots", "game-channels", "admin-role")
+RESET_SECTIONS = (
+    "economy",
+    "holdem",
+    "blackjack",
+    "bots",
+    "game-channels",
+    "admin-role",
+    "tournaments",
+)
 
 
 class SettingsCommands(AdminCommands):
@@ -190,6 +201,29 @@ class SettingsCommands(AdminCommands):
             f"Bots are {state} (tables already open keep their players).", ephemeral=True
         )
 
+    @config.command(name="tournaments", description="Who may create tournaments, and the fee.")
+    @app_commands.describe(
+        members_create="On: any member may /tournament create. Off: Felt admins only.",
+        fee_percent="The house's fee on every buy-in, in percent of it (0: none)",
+    )
+    async def config_tournaments(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        members_create: bool | None = None,
+        fee_percent: app_commands.Range[int, 0, 100] | None = None,
+    ) -> None:
+        admin = guild_member(interaction)
+        changes = tournament_changes(members_create=members_create, fee_percent=fee_percent)
+        if not changes:
+            raise Refusal("Give at least one setting to change.")
+        for key, value in changes.items():
+            await self.storage.set_setting(admin.guild.id, key, value, actor_id=admin.id)
+        members, fee = await tournament_settings(self.storage, admin.guild.id)
+        text = _describe_tournaments(members, fee)
+        await interaction.followup.send(
+            f"Tournaments updated (new tournaments use them): {text}.", ephemeral=True
+        )
+
     @config.command(name="game-channels", description="Limit games to some channels.")
     @app_commands.describe(
         action="add or remove a channel, or clear the list (games run everywhere)",
@@ -270,6 +304,7 @@ class SettingsCommands(AdminCommands):
             "bots": (BOTS,),
             "game-channels": (GAME_CHANNELS,),
             "admin-role": (ADMIN_ROLE,),
+            "tournaments": TOURNAMENT_KEYS,
         }
         for name in chosen:
             for key in keys[name]:
@@ -333,6 +368,8 @@ class SettingsCommands(AdminCommands):
         if blackjack.bot_seats and not bots:
             blackjack_text += " (no bot seats while bots are off)"
         embed.add_field(name="Blackjack tables", value=blackjack_text, inline=False)
+        members, fee = await tournament_settings(storage, guild.id)
+        embed.add_field(name="Tournaments", value=_describe_tournaments(members, fee), inline=False)
         embed.add_field(name="Bots", value="on" if bots else "off")
         embed.add_field(name="Games run in", value=_describe_channels(channels, short=True))
         embed.add_field(
@@ -353,6 +390,11 @@ def _describe_economy(economy: EconomySettings) -> str:
         f"Starting chips: {economy.starting_chips:,}. Daily: {daily}. "
         f"Transfers: {'on' if economy.transfers_enabled else 'off'}."
     )
+
+
+def _describe_tournaments(members_create: bool, fee_percent: int) -> str:
+    who = "any member" if members_create else "Felt admins only"
+    return f"created by {who}, house fee {fee_percent}% of the buy-in"
 
 
 def _describe_section(section: Any) -> str:
