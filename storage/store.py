@@ -1209,11 +1209,25 @@ class Storage:
             return Leaderboard(
                 guild_id,
                 Metric.NET,
-                None,
+                Game.HOLDEM,
                 None if resolved is None else resolved[1],
                 tuple(ranked[offset : offset + limit]),
                 len(ranked),
             )
+
+        return await self._read(body)
+
+    async def tournament_position(
+        self, guild_id: int, user_id: int, *, season: SeasonSelector = Period.CURRENT_SEASON
+    ) -> LeaderboardEntry | None:
+        """Where one member stands on the tournament winnings board, or None if unranked."""
+
+        def body(tx: Transaction) -> LeaderboardEntry | None:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            rows = tournaments.winnings_board(
+                tx, guild_id, None if resolved is None else resolved[0]
+            )
+            return next((entry for entry in _ranked(rows) if entry.user_id == user_id), None)
 
         return await self._read(body)
 

@@ -53,6 +53,8 @@ class Board:
     game: Game | None = None
     """The game a statistic board belongs to (None for the metric boards)."""
     ratio: Ratio | None = None
+    tournaments: bool = False
+    """The tournament winnings board (prizes minus buy-ins and fees, storage/tournaments.py)."""
 
     @property
     def choice_name(self) -> str:
@@ -65,6 +67,9 @@ CHIPS = Board("chips", "Chips", metric=Metric.BALANCE)
 WINNINGS = Board("winnings", "Winnings", metric=Metric.NET)
 BIGGEST_POT = Board("biggest_pot", "Biggest pot", metric=Metric.BIGGEST_POT)
 """The biggest pot (or blackjack round profit) won."""
+TOURNAMENTS = Board("tournaments", "Tournament winnings", game=Game.HOLDEM, tournaments=True)
+"""Net tournament prizes (prizes minus buy-ins, fees, rebuys) of tournaments finished in the
+season: winnings, not points."""
 BOARDS: dict[str, Board] = {
     board.key: board
     for board in (
@@ -73,6 +78,7 @@ BOARDS: dict[str, Board] = {
         BIGGEST_POT,
         *(Board(r.key, r.label, game=Game.HOLDEM, ratio=r) for r in holdem_stats.RATIOS),
         *(Board(r.key, r.label, game=Game.BLACKJACK, ratio=r) for r in blackjack_stats.RATIOS),
+        TOURNAMENTS,
     )
 }
 """Every board by its option value: a statistic added to a game's ``RATIOS`` gets one."""
@@ -126,6 +132,10 @@ Ranking = Leaderboard | RatioBoard
 
 
 async def _ranking(storage: Storage, request: PageRequest, offset: int) -> Ranking:
+    if request.board.tournaments:
+        return await storage.tournament_board(
+            request.guild_id, season=request.season, limit=PAGE_SIZE, offset=offset
+        )
     query = request.query
     if query is not None:
         return await storage.ratio_leaderboard(
@@ -143,6 +153,10 @@ async def _ranking(storage: Storage, request: PageRequest, offset: int) -> Ranki
 
 
 async def _position(storage: Storage, request: PageRequest) -> LeaderboardEntry | None:
+    if request.board.tournaments:
+        return await storage.tournament_position(
+            request.guild_id, request.owner_id, season=request.season
+        )
     query = request.query
     if query is not None:
         return await storage.ratio_position(
@@ -224,7 +238,7 @@ def _embed(
 def _value(board: Board, value: int) -> str:
     if board.ratio is not None:
         return ratio_text(board.ratio, value / 100)  # storage ranks in hundredths
-    return signed(value) if board is WINNINGS else f"{value:,}"
+    return signed(value) if board in (WINNINGS, TOURNAMENTS) else f"{value:,}"
 
 
 _TEMPLATE = (

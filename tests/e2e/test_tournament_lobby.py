@@ -22,7 +22,7 @@ from storage.tournaments import TournamentStatus
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMember, FakeMessage
 from tests.e2e.support.bot_world import StartBot, World
 
-EXTENSIONS = ["bot.discord.cogs.economy", "bot.discord.cogs.admin"]
+EXTENSIONS = ["bot.discord.cogs.economy", "bot.discord.cogs.admin", "bot.discord.cogs.stats"]
 START = 1_000
 
 
@@ -304,3 +304,35 @@ async def test_members_may_create_when_the_server_allows_it_and_the_fee_goes_on_
         await fake_discord.click(world.bob, lobby_message(fake_discord, world), label="Register"),
     )
     assert await balance(bot.storage, world, world.bob) == START - 110
+
+
+async def test_results_reach_stats_and_the_tournament_leaderboard(
+    fake_discord: FakeDiscord, start_lobby: StartLobby, world: World
+) -> None:
+    bot, director, _scheduler = await start_lobby()
+    lobby = await create_sng(fake_discord, world)
+    await seen(fake_discord, await fake_discord.click(world.alice, lobby, label="Register"))
+    await seen(fake_discord, await fake_discord.click(world.bob, lobby, label="Register"))
+    [tournament_id] = await director.wait()
+    # What the director does at the end: places and prizes, the pool paid out exactly.
+    await bot.storage.finish_tournament(
+        tournament_id, {world.alice.id: 1, world.bob.id: 2}, {world.alice.id: 200}
+    )
+    stats = await fake_discord.slash(world.alice, world.channel, "stats")
+    await seen(fake_discord, stats)
+    embed = stats.reply.embed
+    assert embed is not None
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert fields["Tournaments"] == (
+        "Played: 1 · In the money: 1 (100%) · Wins: 1 · Net prize: +100"
+    )
+    board = await fake_discord.slash(world.bob, world.channel, "leaderboard", board="tournaments")
+    await seen(fake_discord, board)
+    shown = board.reply.embed
+    assert shown is not None
+    assert shown["title"] == "Tournament winnings leaderboard · Hold'em · season 1"
+    assert shown["description"].splitlines() == [
+        f"**1.** {world.alice.mention} · +100",
+        f"**2.** {world.bob.mention} · -100",
+    ]
+    assert shown["footer"]["text"].endswith("You: #2 (-100)")
