@@ -336,3 +336,23 @@ async def test_results_reach_stats_and_the_tournament_leaderboard(
         f"**2.** {world.bob.mention} · -100",
     ]
     assert shown["footer"]["text"].endswith("You: #2 (-100)")
+
+
+async def test_after_a_restart_the_buttons_work_and_the_start_time_still_holds(
+    fake_discord: FakeDiscord, start_lobby: StartLobby, world: World
+) -> None:
+    bot, _director, _scheduler = await start_lobby()
+    lobby = await create_sng(fake_discord, world, start="in 10m", max_entries=3)
+    await seen(fake_discord, await fake_discord.click(world.alice, lobby, label="Register"))
+    await bot.close()
+
+    restarted, director, scheduler = await start_lobby()
+    click = await fake_discord.click(
+        world.bob, lobby_message(fake_discord, world), label="Register"
+    )
+    assert "You are registered in **Friday turbo**" in await seen(fake_discord, click)
+    fake_discord.clock.advance(600)
+    await scheduler.advance(600)
+    [tournament_id] = await director.wait()
+    entries = await restarted.storage.tournament_entries(tournament_id)
+    assert [entry.user_id for entry in entries] == [world.alice.id, world.bob.id]

@@ -314,3 +314,36 @@ async def test_a_multi_table_tournament_needs_a_start_time(storage: Storage) -> 
     )  # fmt: skip
     assert row.starts_at == datetime(2025, 3, 2, 20, tzinfo=UTC)
     assert [t.tournament_id for t in await storage.list_tournaments(GUILD)] == [row.tournament_id]
+
+
+async def test_entry_payments_are_refused_before_the_start_or_for_strangers(
+    storage: Storage, state: State
+) -> None:
+    tid = await sit_and_go(storage)
+    await storage.register_tournament(tid, ALICE, key="reg-a")
+    await storage.ensure_account(GUILD, CAROL)
+    before = state()
+    with pytest.raises(TournamentNotOpen):
+        await storage.pay_tournament_entry(tid, ALICE, EntryPayment.REBUY, key="rebuy")
+    assert state() == before
+    await storage.register_tournament(tid, BOB, key="reg-b")
+    await storage.start_tournament(tid)
+    before = state()
+    with pytest.raises(NotRegistered):
+        await storage.pay_tournament_entry(tid, CAROL, EntryPayment.ADD_ON, key="addon")
+    assert state() == before
+
+
+async def test_cancelling_a_running_tournament_refunds_rebuys_and_bots_too(
+    storage: Storage,
+) -> None:
+    tid = await sit_and_go(storage, bots_fill=True)
+    await storage.register_tournament(tid, ALICE, key="reg-a")
+    house_before = await house(storage)
+    await storage.start_tournament(tid, bots=["Ada"])
+    await storage.pay_tournament_entry(tid, ALICE, EntryPayment.REBUY, key="rebuy-a")
+    await storage.pay_tournament_entry(tid, "Ada", EntryPayment.RE_ENTRY, key="reentry-ada")
+    cancelled = await storage.cancel_tournament(tid, reason="server down", key="cancel")
+    assert cancelled.total == 440
+    assert await storage.balance(GUILD, ALICE) == START
+    assert await house(storage) == house_before
