@@ -322,6 +322,24 @@ class EconomyConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """Defaults of a guild's tournaments; a guild's admins may change them for their server."""
+
+    members_create: bool = field(
+        default=False,
+        metadata=meta("Whether members who are not Felt admins may /tournament create."),
+    )
+    fee_percent: int = field(
+        default=0,
+        metadata=meta(
+            "The house's fee on every tournament buy-in, in percent of it, paid on top.",
+            minimum=0,
+            maximum=100,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class FeltConfig:
     """The whole configuration. Every section has a default, so ``FeltConfig()`` is valid."""
 
@@ -331,6 +349,7 @@ class FeltConfig:
     holdem: HoldemConfig = field(default_factory=HoldemConfig)
     blackjack: BlackjackConfig = field(default_factory=BlackjackConfig)
     economy: EconomyConfig = field(default_factory=EconomyConfig)
+    tournament: TournamentConfig = field(default_factory=TournamentConfig)
 
     @property
     def token(self) -> str:

@@ -34,9 +34,11 @@ HOLDEM = "holdem"
 BLACKJACK = "blackjack"
 """The guild's changes to the ``[blackjack]`` table defaults (object)."""
 TOURNAMENT_MEMBERS_CREATE = "tournament_members_create"
-"""Whether members who are not Felt admins may create tournaments (bool; default off)."""
+"""Whether members who are not Felt admins may create tournaments (bool; default
+``[tournament] members_create``)."""
 TOURNAMENT_FEE_PERCENT = "tournament_fee_percent"
-"""The house's fee on every tournament buy-in here, in percent of it (int 0-100; default 0)."""
+"""The house's fee on every tournament buy-in here, in percent of it (int 0-100; default
+``[tournament] fee_percent``)."""
 TOURNAMENT_KEYS: tuple[str, ...] = (TOURNAMENT_MEMBERS_CREATE, TOURNAMENT_FEE_PERCENT)
 STARTING_CHIPS = "starting_chips"
 DAILY_AMOUNT = "daily_amount"
@@ -83,11 +85,17 @@ async def bots_allowed(storage: Storage, guild_id: int, config: FeltConfig) -> b
     return await storage.get_setting(guild_id, BOTS, config.holdem.bots)
 
 
-async def tournament_settings(storage: Storage, guild_id: int) -> tuple[bool, int]:
-    """Whether members may create tournaments here, and the house fee in percent."""
-    members = await storage.get_setting(guild_id, TOURNAMENT_MEMBERS_CREATE, False)
-    fee = await storage.get_setting(guild_id, TOURNAMENT_FEE_PERCENT, 0)
-    return members, fee if 0 <= fee <= 100 else 0
+async def tournament_settings(
+    storage: Storage, guild_id: int, config: FeltConfig
+) -> tuple[bool, int]:
+    """Whether members may create tournaments here, and the house fee in percent (the
+    ``[tournament]`` config section, with the guild's changes)."""
+    defaults = config.tournament
+    members = await storage.get_setting(
+        guild_id, TOURNAMENT_MEMBERS_CREATE, defaults.members_create
+    )
+    fee = await storage.get_setting(guild_id, TOURNAMENT_FEE_PERCENT, defaults.fee_percent)
+    return members, fee if 0 <= fee <= 100 else defaults.fee_percent
 
 
 def tournament_changes(

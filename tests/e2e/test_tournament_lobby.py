@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.config import TournamentConfig
 from bot.discord.client import FeltBot
 from bot.discord.cogs.tournament import NO_DIRECTOR, Tournaments
 from bot.tables.clock import ManualScheduler
 from storage import Storage
 from storage.tournaments import TournamentStatus
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMember, FakeMessage
-from tests.e2e.support.bot_world import StartBot, World
+from tests.e2e.support.bot_world import StartBot, World, bot_config
 
 EXTENSIONS = ["bot.discord.cogs.economy", "bot.discord.cogs.admin", "bot.discord.cogs.stats"]
 START = 1_000
@@ -52,8 +55,10 @@ StartLobby = Callable[..., Awaitable[Lobby]]
 
 
 @pytest.fixture
-async def start_lobby(fake_discord: FakeDiscord, start_bot: StartBot, world: World) -> StartLobby:
-    async def start(*, director: bool = True) -> Lobby:
+async def start_lobby(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World, tmp_path: Path
+) -> StartLobby:
+    async def start(*, director: bool = True, **tournament: Any) -> Lobby:
         recorder = RecordingDirector()
         scheduler = ManualScheduler(fake_discord.clock.now())
 
@@ -61,7 +66,9 @@ async def start_lobby(fake_discord: FakeDiscord, start_bot: StartBot, world: Wor
             recorder.storage = bot.storage
             return Tournaments(bot, runner=recorder if director else None, scheduler=scheduler)
 
-        bot = await start_bot(extensions=EXTENSIONS, cogs=[make])
+        config = bot_config(fake_discord, tmp_path / "felt.db")
+        config = replace(config, tournament=TournamentConfig(**tournament))
+        bot = await start_bot(extensions=EXTENSIONS, cogs=[make], config=config)
         return bot, recorder, scheduler
 
     return start
@@ -356,3 +363,18 @@ async def test_after_a_restart_the_buttons_work_and_the_start_time_still_holds(
     [tournament_id] = await director.wait()
     entries = await restarted.storage.tournament_entries(tournament_id)
     assert [entry.user_id for entry in entries] == [world.alice.id, world.bob.id]
+
+
+async def test_the_config_file_lets_members_create_and_sets_the_fee(
+    fake_discord: FakeDiscord, start_lobby: StartLobby, world: World
+) -> None:
+    await start_lobby(members_create=True, fee_percent=5)
+    interaction = await fake_discord.slash(
+        world.alice, world.channel, "tournament create", name="Mine", type="sng", buy_in=200
+    )
+    await fake_discord.wait_until(
+        lambda: any("🏆" in m.content for m in fake_discord.channel_messages(world.channel)),
+        what="the lobby message",
+    )
+    assert interaction.errors == []
+    assert "Buy-in: 200 chips + 10 fee" in lobby_message(fake_discord, world).content

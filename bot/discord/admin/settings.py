@@ -218,7 +218,7 @@ class SettingsCommands(AdminCommands):
             raise Refusal("Give at least one setting to change.")
         for key, value in changes.items():
             await self.storage.set_setting(admin.guild.id, key, value, actor_id=admin.id)
-        members, fee = await tournament_settings(self.storage, admin.guild.id)
+        members, fee = await tournament_settings(self.storage, admin.guild.id, self.bot.config)
         text = _describe_tournaments(members, fee)
         await interaction.followup.send(
             f"Tournaments updated (new tournaments use them): {text}.", ephemeral=True
@@ -368,7 +368,7 @@ class SettingsCommands(AdminCommands):
         if blackjack.bot_seats and not bots:
             blackjack_text += " (no bot seats while bots are off)"
         embed.add_field(name="Blackjack tables", value=blackjack_text, inline=False)
-        members, fee = await tournament_settings(storage, guild.id)
+        members, fee = await tournament_settings(storage, guild.id, config)
         embed.add_field(name="Tournaments", value=_describe_tournaments(members, fee), inline=False)
         embed.add_field(name="Bots", value="on" if bots else "off")
         embed.add_field(name="Games run in", value=_describe_channels(channels, short=True))

@@ -154,7 +154,9 @@ class Tournaments(commands.Cog):
         member = guild_member(interaction)
         lobby = self._lobby()
         await require_game_channel(interaction)
-        members_create, fee_percent = await tournament_settings(self.storage, member.guild.id)
+        members_create, fee_percent = await tournament_settings(
+            self.storage, member.guild.id, self.bot.config
+        )
         if not members_create and not await is_admin(interaction):
             raise Refusal("Only Felt admins can create tournaments on this server.")
         if bots and not await bots_allowed(self.storage, member.guild.id, self.bot.config):
