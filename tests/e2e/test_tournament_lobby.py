@@ -146,6 +146,12 @@ async def test_registering_by_button_and_command_updates_the_lobby_and_starts_a_
     )
     assert lobby_message(fake_discord, world).button_labels == []
     assert "Prize pool: 200 chips" in lobby_message(fake_discord, world).content
+    refused = await use(
+        fake_discord, world.admin, "tournament cancel", world, tournament=tournament_id
+    )
+    assert refused == f"Tournament #{tournament_id} has already started."
+    refused = await use(fake_discord, world.alice, "tournament unregister", world)
+    assert refused == "No tournament is open for registration here."
 
 
 async def test_unregistering_and_cancelling_refund_every_buy_in(

@@ -40,6 +40,7 @@ from storage import MAX_CHIPS, Storage
 from storage.tournaments import (
     TournamentEntry,
     TournamentError,
+    TournamentNotOpen,
     TournamentRow,
     TournamentStatus,
 )
@@ -301,7 +302,7 @@ class Tournaments(commands.Cog):
         if row.created_by != member.id and not await is_admin(interaction):
             raise Refusal("Only its organiser or a Felt admin can cancel a tournament.")
         if row.status is not TournamentStatus.REGISTERING:
-            raise Refusal(f"Tournament #{row.tournament_id} has already started.")
+            raise TournamentNotOpen(row.tournament_id, row.status, "registering")
         await acknowledge(interaction, ephemeral=True, thinking=True)
         refunds = await self.storage.cancel_tournament(
             row.tournament_id,

@@ -25,6 +25,7 @@ from engine.bots.personality import NAMES as BOT_NAMES
 from storage import Storage
 from storage.tournaments import (
     TournamentEntry,
+    TournamentFull,
     TournamentKind,
     TournamentRow,
     TournamentStatus,
@@ -155,9 +156,17 @@ class Lobby:
                 )
                 await self.refresh(current.tournament_id)
                 return
-            await self.storage.start_tournament(
-                current.tournament_id, bots=bots, key=start_key(current.tournament_id)
-            )
+            try:
+                await self.storage.start_tournament(
+                    current.tournament_id, bots=bots, key=start_key(current.tournament_id)
+                )
+            except TournamentFull:
+                # A member registered between the count and the start: the seats the bots
+                # were to fill are fewer now. Start again with the field as it is.
+                if not fill:
+                    raise
+                self._locks.pop(current.tournament_id, None)
+                return await self._begin(current, fill=fill)
             timer = self._timers.pop(current.tournament_id, None)
             if timer is not None:
                 timer.cancel()
