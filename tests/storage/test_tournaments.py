@@ -347,3 +347,24 @@ async def test_cancelling_a_running_tournament_refunds_rebuys_and_bots_too(
     assert cancelled.total == 440
     assert await storage.balance(GUILD, ALICE) == START
     assert await house(storage) == house_before
+
+
+async def test_every_chip_move_re_sent_with_its_key_applies_once(
+    storage: Storage, state: State
+) -> None:
+    tid = await sit_and_go(storage, bots_fill=True)
+    for member in (ALICE, BOB, CAROL):
+        await storage.register_tournament(tid, member, key=f"reg-{member}")
+    await storage.unregister_tournament(tid, CAROL, key="unreg-c")
+    started = await storage.start_tournament(tid, bots=["Ada"])
+    await storage.pay_tournament_entry(tid, ALICE, EntryPayment.ADD_ON, key="addon-a")
+    before = state()
+    assert (await storage.unregister_tournament(tid, CAROL, key="unreg-c")).total == 110
+    assert await storage.start_tournament(tid, bots=["Ada"]) == started
+    again = await storage.pay_tournament_entry(tid, ALICE, EntryPayment.ADD_ON, key="addon-a")
+    assert again.entry.add_ons == 1
+    assert state() == before
+    cancelled = await storage.cancel_tournament(tid, reason="test", key="cancel")
+    after = state()
+    assert await storage.cancel_tournament(tid, reason="test", key="cancel") == cancelled
+    assert state() == after
