@@ -665,7 +665,6 @@ def pay_entry(
 def start(work: Work, tournament_id: int, bots: Sequence[str]) -> tuple[TournamentEntry, ...]:
     """Freeze the field (after seating ``bots``, house-paid) and mark the tournament running."""
     row = _tournament(work.tx, tournament_id)
-    _refer(work, row, None, "start" + (f" with bots {', '.join(bots)}" if bots else ""))
     _require_status(row, (TournamentStatus.REGISTERING,), "registering")
     if bots and not row.bots_fill:
         raise InvalidArgument(f"Tournament {tournament_id} was not created to be filled by bots.")
@@ -682,6 +681,7 @@ def start(work: Work, tournament_id: int, bots: Sequence[str]) -> tuple[Tourname
         "UPDATE tournaments SET status = 'running', started_at = ? WHERE tournament_id = ?",
         (work.stamp, tournament_id),
     )
+    # register() pointed the operation row at the last bot; it records the start.
     _refer(work, row, None, "start" + (f" with bots {', '.join(bots)}" if bots else ""))
     return read_entries(work.tx, tournament_id)
 
