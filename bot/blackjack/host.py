@@ -48,7 +48,7 @@ from bot.blackjack.seats import (
     check_bet,
     check_side_bets,
 )
-from bot.blackjack.settlement import settle
+from bot.blackjack.settlement import paid_results, settle
 from bot.blackjack.state import BlackjackTableState
 from bot.tables.errors import StaleActionError
 from bot.tables.moves import move_chips
@@ -61,6 +61,7 @@ from engine.blackjack import (
 )
 from engine.errors import EngineError
 from storage import (
+    AlreadySettled,
     BalanceLimitExceeded,
     BetReason,
     InsufficientChips,
@@ -362,25 +363,56 @@ class BlackjackTable(BlackjackTableState):
         bettors = sorted(self._bettors.values(), key=lambda b: b.seat)
         settled = settle(game, bettors, self.settings.rules.describe())
         round_id = self.round_id
-        await move_chips(
-            "settlement",
-            lambda: self.storage.settle_round(
-                round_id,
-                settled.outcomes,
-                history=settled.history,
-                key=f"bj:{round_id}:settle",
-                grades=settled.grades,
-            ),
-        )
-        finished = RoundFinished(round_id, settled.results, self.snapshot())
+        try:
+            stored = await move_chips(
+                "settlement",
+                lambda: self.storage.settle_round(
+                    round_id,
+                    settled.outcomes,
+                    history=settled.history,
+                    key=f"bj:{round_id}:settle",
+                    grades=settled.grades,
+                ),
+            )
+        except StorageError:
+            # Whatever the refusal, the round must not stay in play: it is voided and refunded.
+            _log.exception("could not settle a round; refunding it", extra={"round_id": round_id})
+            await self._void(round_id, "it could not be settled")
+            return
+        results = paid_results(settled.results, stored.payouts)
+        finished = RoundFinished(round_id, results, self.snapshot())
         self.rounds_played += 1
+        self._reset_round()
+        await self._publish(finished)
+        await self._publish_table()
+
+    async def _void(self, round_id: int, reason: str) -> None:
+        """Refund ``round_id`` and free the table. If storage refuses the refund too, its chips
+        stay in the round's escrow (``db check`` counts them there) and recovery refunds it
+        at the next start; the table is free either way."""
+        held = False
+        try:
+            await move_chips(
+                "refund",
+                lambda: self.storage.refund_round(
+                    round_id, reason=reason, key=f"bj:{round_id}:refund"
+                ),
+            )
+        except AlreadySettled:
+            pass  # closed elsewhere (recovery by another instance): nothing is left to move
+        except StorageError:
+            _log.exception("could not refund a round", extra={"round_id": round_id})
+            held = True
+        self._reset_round()
+        await self._publish(RoundRefunded(round_id, reason, held=held))
+        await self._publish_table()
+
+    def _reset_round(self) -> None:
+        self._cancel_timer()
         self.phase = TablePhase.IDLE
         self.round = None
         self.round_id = None
         self._bettors.clear()
-        self._deadline = None
-        await self._publish(finished)
-        await self._publish_table()
 
     # ------------------------------------------------------------------------ shutdown
 
@@ -390,15 +422,7 @@ class BlackjackTable(BlackjackTableState):
             self._suspended = True
             self._cancel_timer()
             if self.round_id is not None:
-                round_id = self.round_id
-                await self.storage.refund_round(
-                    round_id, reason=reason, key=f"bj:{round_id}:refund"
-                )
-                self.phase = TablePhase.IDLE
-                self.round = None
-                self.round_id = None
-                self._bettors.clear()
-                await self._publish(RoundRefunded(round_id, reason))
+                await self._void(self.round_id, reason)
 
     # ------------------------------------------------------------------------ helpers
 

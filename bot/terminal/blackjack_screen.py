@@ -93,9 +93,10 @@ class BlackjackScreen:
                 self.turn = None
                 self.finished = event
                 self._on_change()
-            case RoundRefunded(reason=reason):
+            case RoundRefunded(reason=reason, held=held):
                 self.turn = None
-                self.console.print(f"The round is cancelled ({reason}): your bet is back.")
+                back = "held until the next start" if held else "back"
+                self.console.print(f"The round is cancelled ({reason}): your bet is {back}.")
             case Notice(text=text):
                 self.console.print(text, style="dim")
             case _:

@@ -51,6 +51,7 @@ class _Round:
     log: list[str] = field(default_factory=list)
     finished: bool = False
     cancelled: str | None = None
+    held: bool = False
 
     @property
     def done(self) -> bool:
@@ -107,11 +108,11 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
                 found.finished = True
                 self.channel.post(formatting.result_post(event))
                 self.channel.finish(round_id)
-            case RoundRefunded(round_id=round_id, reason=reason):
+            case RoundRefunded(round_id=round_id, reason=reason, held=held):
                 cancelled = self._rounds.get(round_id)
                 if cancelled is not None:
-                    cancelled.cancelled = reason
-                self.channel.post(formatting.cancelled_post(round_id, reason))
+                    cancelled.cancelled, cancelled.held = reason, held
+                self.channel.post(formatting.cancelled_post(round_id, reason, held=held))
                 self.channel.finish(round_id)
             case ShoeReshuffled():
                 self.channel.post(formatting.reshuffle_post(event))
@@ -143,4 +144,5 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
             hints=self._hints(),
             finished=found.finished,
             cancelled=found.cancelled,
+            held=found.held,
         )
