@@ -49,9 +49,9 @@ async def stand_to_the_end(game: BlackjackTable, scheduler: ManualScheduler) -> 
 
 async def plays_again(game: BlackjackTable, storage: Storage, before: int) -> None:
     """The table takes the next bet: it is free."""
-    assert game.phase is TablePhase.IDLE and game.round_id is None
+    assert game.snapshot().phase is TablePhase.IDLE and game.round_id is None
     await game.bet(ALICE, "Alice", 10)
-    assert game.phase is TablePhase.BETTING
+    assert game.snapshot().phase is TablePhase.BETTING
     assert await storage.balance(GUILD, ALICE) == before - 10
 
 
