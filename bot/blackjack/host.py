@@ -10,8 +10,10 @@ transaction. Every decision carries the round id and the step it was offered at,
 double clicks are refused. No Discord import: a front calls these methods and receives events.
 
 House bots (``settings.bot_seats``) are dealt in at the deal, in the seats members left free,
-with bets escrowed from the house; they play basic strategy after a human pause
-(``bot_delay_seconds``, on the injected scheduler) and decide insurance at once. Every decision
+with bets escrowed from the house; they play basic strategy, or (``bot_strategy`` hilo) count
+the table's public cards and play the Hi-Lo index plays with a bet ramp by the true count
+(``bot_spread``), after a human pause (``bot_delay_seconds``, on the injected scheduler) and
+decide insurance at once. Every decision
 a member makes is graded against basic strategy (``bot.blackjack.grading``); the grades are
 stored with the round's settlement, in the same transaction.
 
@@ -44,6 +46,7 @@ from bot.blackjack.events import (
 from bot.blackjack.seats import (
     Bettor,
     BlackjackSettings,
+    BotStrategy,
     bot_bettors,
     check_bet,
     check_side_bets,
@@ -187,6 +190,7 @@ class BlackjackTable(BlackjackTableState):
         if any(isinstance(event, ShoeShuffled) for event in self.round.events):
             assert self.round_id is not None
             self._shuffled = (self.round_id, self._scheduler.now())
+            self._bot_counter.shuffle()  # a fresh shoe: the bots' count starts over
             if not self.settings.rules.reshuffle_every_round:
                 await self._publish(ShoeReshuffled(self.round_id, self.shoe_state()))
         await self._publish_table()
@@ -197,7 +201,7 @@ class BlackjackTable(BlackjackTableState):
         round_id = self.round_id
         assert round_id is not None
         taken = {b.seat for b in self._bettors.values()}
-        for bot in bot_bettors(taken, self.settings.bot_seats, self.settings.min_bet):
+        for bot in bot_bettors(taken, self.settings.bot_seats, self._bot_bet()):
             try:
                 await move_chips(
                     "bot bet",
@@ -209,6 +213,16 @@ class BlackjackTable(BlackjackTableState):
                 _log.exception("could not seat a bot", extra={"round_id": round_id})
                 continue
             self._bettors[bot.user_id] = bot
+
+    def _bot_bet(self) -> int:
+        """What each bot bets this round: the minimum, or (counting bots) the ramp's bet at the
+        public true count, caught up with every card of the finished rounds (all shown)."""
+        if self.settings.bot_strategy is BotStrategy.BASIC:
+            return self.settings.min_bet
+        self._bot_counter.observe(self._shoe)
+        if self._shoe.needs_shuffle or self._bot_counter.cards_left <= 0:
+            return self.settings.bot_bet(0.0)  # the round starts a fresh shoe
+        return self.settings.bot_bet(self._bot_counter.true_count)
 
     # ------------------------------------------------------------------------ playing
 
@@ -314,7 +328,7 @@ class BlackjackTable(BlackjackTableState):
         for seat in game.pending_insurance:
             bettor = self._by_seat(seat)
             if bettor.bot:
-                choice = self._strategy.choose(game.decision(seat), self._rng)
+                choice = self._bot_strategy.choose(game.decision(seat), self._rng)
                 await self._apply(bettor, choice, automatic=False)
                 return True
             if bettor.leaving:
@@ -337,7 +351,7 @@ class BlackjackTable(BlackjackTableState):
             who = game.to_act
             if who is None or not self._by_seat(who[0]).bot:
                 return
-            choice = self._strategy.choose(game.decision(who[0]), self._rng)
+            choice = self._bot_strategy.choose(game.decision(who[0]), self._rng)
             await self._apply(self._by_seat(who[0]), choice, automatic=False)
 
     async def _timeout(self, round_id: int, step: int) -> None:

@@ -17,7 +17,7 @@ from bot.blackjack.events import (
     TablePhase,
 )
 from bot.blackjack.grading import Grader
-from bot.blackjack.seats import Bettor, BlackjackSettings
+from bot.blackjack.seats import Bettor, BlackjackSettings, BotStrategy
 from bot.blackjack.view import in_order
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.errors import STALE_BUTTON, StaleActionError
@@ -27,10 +27,13 @@ from engine.blackjack import (
     Action,
     Advice,
     BasicStrategy,
+    BlackjackStrategy,
     Phase,
     Round,
     Shoe,
 )
+from engine.blackjack.counting import Counter, CountSystem
+from engine.blackjack.hilo import HiLoStrategy
 from storage import Storage
 
 
@@ -64,6 +67,14 @@ class BlackjackTableState:
         self._rng = rng if rng is not None else secrets.SystemRandom()
         self._shoe = shoe if shoe is not None else Shoe.for_rules(settings.rules, rng=self._rng)
         self._strategy = BasicStrategy(settings.rules)
+        # The bots' count is the table's public one: every card of a finished round (the hole
+        # card is turned over at the end of each) since the shuffle, caught up after each round.
+        self._bot_counter = Counter(CountSystem.HILO, settings.rules.decks)
+        self._bot_strategy: BlackjackStrategy = (
+            HiLoStrategy(settings.rules, self._bot_counter)
+            if settings.bot_strategy is BotStrategy.HILO
+            else self._strategy
+        )
         self._grader = Grader(settings.rules)
         self._lock = asyncio.Lock()
         self._bettors: dict[int, Bettor] = {}

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings
-from bot.blackjack.seats import BOT_THINK_SECONDS
+from bot.blackjack.seats import BOT_THINK_SECONDS, BotStrategy
 from bot.cli.common import CliError, seed_value, whole
 from bot.cli.db import database
 from bot.cli.rules import build_rules
@@ -144,6 +144,8 @@ def blackjack_command(args: argparse.Namespace) -> int:
         hints=base.hints,
         bot_seats=base.bot_seats,
         bot_delay_seconds=0.0 if args.fast else BOT_THINK_SECONDS,
+        bot_strategy=BotStrategy(base.bot_strategy),
+        bot_spread=base.bot_spread,
     )
     bet = base.min_bet
     if args.bet is not None:

@@ -8,6 +8,7 @@ Rate limits run ten times faster here (same counts, shorter windows).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,6 +16,8 @@ import pytest
 
 from bot.blackjack.events import RoundFinished
 from bot.blackjack.seats import BOT_THINK_SECONDS
+from engine.blackjack import CASINO
+from engine.blackjack.sidebets import TwentyOneThreePaytable
 from storage import Storage
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction
 from tests.e2e.support.blackjack import BlackjackWorld, Factory, answered
@@ -126,4 +129,66 @@ async def test_a_crash_mid_round_gives_the_bots_bets_back_to_the_house(
     await bots_play_out(restarted)
     await h.fake.wait_for_message(world.channel, lambda m: "Round #2 · Results" in m.text)
     await restarted.settle()
+    assert (await storage.check()).ok
+
+
+# One deck, 21+3 (classic) and Perfect Pairs. Round 1, all low cards: Alice 2-5, the counting
+# bot 3-6 (doubles on 9 v 4, draws a 3), the dealer 4-2 draws 4, 5, 6: a Hi-Lo count of +10
+# with 42 cards left. Round 2 is dealt the same way; Felt dies while Alice decides.
+COUNTED = dataclasses.replace(
+    CASINO, decks=1, side_21_3=TwentyOneThreePaytable.CLASSIC, perfect_pairs=True
+)
+LOW_ROUNDS = "2c 3c 4c 5c 6c 2d 3d 4d 5d 6d 2h 3h 4h 5h 6h 2s 3s 4s 5s 6s"
+
+
+async def test_counting_bots_and_side_bets_bet_by_the_count_and_a_crash_refunds_them_all(
+    world: World, start_blackjack: Factory
+) -> None:
+    alice = world.alice
+    h = await start_blackjack(cards=LOW_ROUNDS, rules=COUNTED)
+    counting = await command(
+        h,
+        world.admin,
+        "felt-admin config blackjack",
+        bot_seats=1,
+        bot_strategy="hilo",
+        bot_spread=8,
+    )
+    assert counting.reply.content.startswith("Blackjack table defaults updated")
+    rules = await command(h, alice, "blackjack rules")
+    assert rules.reply.embed is not None
+    assert "**House bots**: 1, Hi-Lo counting, betting 1-8 minimum bets by the true count." in str(
+        rules.reply.embed["description"]
+    )
+    storage: Storage = h.bot.storage
+
+    await h.bet(alice, 100, side_21_3=10, perfect_pairs=5)
+    await h.deal_by_clock()
+    assert await house(storage) == -10  # a fresh shoe: the bot bets the minimum
+    await h.act(alice, "Stand")
+    await bots_play_out(h)
+    results = await h.fake.wait_for_message(h.channel, lambda m: "Round #1 · Results" in m.text)
+    await h.settle()
+    assert "21+3: flush (+90)" in results.text  # 2♣ 5♣ and the dealer's 4♣
+    after_one = await house(storage)
+    wallet = await storage.balance(world.guild.id, alice.id)
+    assert (await storage.check()).ok
+
+    await h.bet(alice, 100, side_21_3=10)
+    await h.deal_by_clock()
+    await h.wait_offer(alice)
+    assert await house(storage) == after_one - 80  # a true count of +12: eight minimum bets
+    await h.settle()
+    await h.cog.halt()  # a crash: no refund, no goodbye
+    await h.bot.close()
+    restarted = await start_blackjack(cards=LOW_ROUNDS, rules=COUNTED)
+    storage = restarted.bot.storage
+
+    notice = await h.fake.wait_for_message(
+        world.channel, lambda m: "Round #2 was cancelled" in m.text
+    )
+    assert notice.embed is not None
+    assert notice.embed["description"].endswith(f"Refunded: <@{alice.id}> 110")
+    assert await house(storage) == after_one
+    assert await storage.balance(world.guild.id, alice.id) == wallet
     assert (await storage.check()).ok

@@ -303,6 +303,8 @@ class Blackjack(TableCog[BlackjackPresenter]):
         lines += ["", formatting.house_edge_line(edge)]
         sides = formatting.side_bet_lines(settings.rules, settings.max_side_bet)
         lines += ["", *sides] if sides else []
+        bots = settings.describe_bots()
+        lines += ["", f"**House bots**: {bots}."] if bots else []
         embed = discord.Embed(
             title="Blackjack rules at this table",
             description="\n".join(lines),
