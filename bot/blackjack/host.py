@@ -62,6 +62,7 @@ from engine.blackjack import (
     Round,
     ShoeShuffled,
 )
+from engine.blackjack.counting import cards_shown
 from engine.errors import EngineError
 from storage import (
     AlreadySettled,
@@ -191,6 +192,7 @@ class BlackjackTable(BlackjackTableState):
             assert self.round_id is not None
             self._shuffled = (self.round_id, self._scheduler.now())
             self._bot_counter.shuffle()  # a fresh shoe: the bots' count starts over
+            self._shown.clear()
             if not self.settings.rules.reshuffle_every_round:
                 await self._publish(ShoeReshuffled(self.round_id, self.shoe_state()))
         await self._publish_table()
@@ -422,6 +424,10 @@ class BlackjackTable(BlackjackTableState):
         await self._publish_table()
 
     def _reset_round(self) -> None:
+        if self.round is not None:  # what the round showed stays counted until the shuffle
+            shown = cards_shown(self.round.view())
+            self._shown.extend(shown)
+            self._shown_before += len(shown)
         self._cancel_timer()
         self.phase = TablePhase.IDLE
         self.round = None

@@ -32,8 +32,9 @@ from engine.blackjack import (
     Round,
     Shoe,
 )
-from engine.blackjack.counting import Counter, CountSystem
+from engine.blackjack.counting import Counter, CountSystem, ShoeCount, cards_shown, shown_count
 from engine.blackjack.hilo import HiLoStrategy
+from engine.cards import Card
 from storage import Storage
 
 
@@ -83,6 +84,10 @@ class BlackjackTableState:
         self._deadline: float | None = None
         self._step = 0
         self._suspended = False
+        self._shown: list[Card] = []
+        """The cards of the finished rounds since the last shuffle (every one turned over)."""
+        self._shown_before = 0
+        """Cards shown at this table in the finished rounds, since it opened."""
 
     # ------------------------------------------------------------------------ queries
 
@@ -123,6 +128,24 @@ class BlackjackTableState:
     def shoe_state(self) -> ShoeState:
         """The shoe's public state: cards left, the discards, the last reshuffle."""
         return ShoeState.of(self._shoe, self.settings.rules, self._shuffled)
+
+    def public_cards(self) -> tuple[Card, ...]:
+        """Every card shown since the last shuffle, in the order shown: the finished rounds'
+        and what the round in play shows (``cards_shown`` of its public view, so never a hole
+        card still face down)."""
+        current = cards_shown(self.round.view()) if self.round is not None else ()
+        return (*self._shown, *current)
+
+    def public_count(self, system: CountSystem) -> ShoeCount:
+        """The running count of the cards shown since the last shuffle, as a player counting
+        at this table has it now."""
+        return shown_count(self.public_cards(), system, self.settings.rules.decks)
+
+    @property
+    def cards_shown_total(self) -> int:
+        """Cards shown at this table since it opened (a clock that ticks with the cards)."""
+        current = len(cards_shown(self.round.view())) if self.round is not None else 0
+        return self._shown_before + current
 
     def _players(self) -> tuple[Player, ...]:
         return tuple(b.player for b in sorted(self._bettors.values(), key=lambda b: b.seat))

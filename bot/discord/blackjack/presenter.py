@@ -8,6 +8,7 @@ they say. Blackjack has no private cards, so no DMs.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,6 +42,8 @@ LOOK = TableLook(
 
 EventTap = Callable[[int, TableEvent], None]
 
+_log = logging.getLogger("felt.discord.blackjack")
+
 
 @dataclass(slots=True)
 class _Round:
@@ -64,9 +67,17 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
     game = Game.BLACKJACK
     look = LOOK
 
-    def __init__(self, setup: PresenterSetup, *, hints: Callable[[], bool] = lambda: True) -> None:
+    def __init__(
+        self,
+        setup: PresenterSetup,
+        *,
+        hints: Callable[[], bool] = lambda: True,
+        watch: Callable[[TableEvent], None] | None = None,
+    ) -> None:
         super().__init__(setup)
         self._hints = hints
+        self._watch = watch
+        """Sees each event as it is published (the live count questions), before the posts."""
         self._rounds: dict[int, _Round] = {}
         self._current: int | None = None
 
@@ -83,6 +94,11 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
     # ----- events --------------------------------------------------------------------------------
 
     def _handle(self, event: TableEvent) -> None:
+        if self._watch is not None:
+            try:
+                self._watch(event)
+            except Exception:  # a watcher's failure must never stop the table's messages
+                _log.exception("a table watcher failed on %s", type(event).__name__)
         match event:
             case TableChanged(snapshot=snapshot):
                 if snapshot.round_id is None:
