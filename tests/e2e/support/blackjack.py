@@ -41,7 +41,7 @@ from tests.e2e.fakediscord import (
 from tests.e2e.support.bot_world import StartBot, World, channel_window
 
 ACTION = re.compile(ids.ACTION_TEMPLATE)
-EXTENSIONS = ("bot.discord.cogs.admin", "bot.discord.cogs.economy")
+EXTENSIONS = ("bot.discord.cogs.admin", "bot.discord.cogs.economy", "bot.discord.cogs.stats")
 """The other cogs the tests run with (Hold'em stays out: its tables are not under test here)."""
 FAST = {"betting_seconds": 10.0, "turn_seconds": 20.0}
 
