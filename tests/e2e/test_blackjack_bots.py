@@ -132,13 +132,13 @@ async def test_a_crash_mid_round_gives_the_bots_bets_back_to_the_house(
     assert (await storage.check()).ok
 
 
-# One deck, 21+3 (classic) and Perfect Pairs. Round 1, all low cards: Alice 2-5, the counting
-# bot 3-6 (doubles on 9 v 4, draws a 3), the dealer 4-2 draws 4, 5, 6: a Hi-Lo count of +10
-# with 42 cards left. Round 2 is dealt the same way; Felt dies while Alice decides.
-COUNTED = dataclasses.replace(
-    CASINO, decks=1, side_21_3=TwentyOneThreePaytable.CLASSIC, perfect_pairs=True
-)
-LOW_ROUNDS = "2c 3c 4c 5c 6c 2d 3d 4d 5d 6d 2h 3h 4h 5h 6h 2s 3s 4s 5s 6s"
+# Six decks (the casino rules), 21+3 (classic) and Perfect Pairs. Round 1, all low cards: Alice
+# 2♣ 2♦ (a mixed pair) hits 2♠ 3♦ 3♥ 4♦ and stands on 16; the counting bot 3♣ 6♣ doubles on 9 v
+# 4 and draws 4♥; the dealer 4♣ 2♥ draws 5♣ 5♦ 6♦ and busts: fourteen low cards, a Hi-Lo count
+# of +14 with 298 cards left (true count +2.4). Round 2 is dealt from more low cards; Felt dies
+# while Alice decides.
+COUNTED = dataclasses.replace(CASINO, side_21_3=TwentyOneThreePaytable.CLASSIC, perfect_pairs=True)
+LOW_ROUNDS = "2c 3c 4c 2d 6c 2h 2s 3d 3h 4d 4h 5c 5d 6d " + "2c 3c 4c 5c 6c 2d 3d 4d 5d 6d"
 
 
 async def test_counting_bots_and_side_bets_bet_by_the_count_and_a_crash_refunds_them_all(
@@ -165,11 +165,13 @@ async def test_counting_bots_and_side_bets_bet_by_the_count_and_a_crash_refunds_
     await h.bet(alice, 100, side_21_3=10, perfect_pairs=5)
     await h.deal_by_clock()
     assert await house(storage) == -10  # a fresh shoe: the bot bets the minimum
+    for _card in range(4):
+        await h.act(alice, "Hit")
     await h.act(alice, "Stand")
     await bots_play_out(h)
     results = await h.fake.wait_for_message(h.channel, lambda m: "Round #1 · Results" in m.text)
     await h.settle()
-    assert "21+3: flush (+90)" in results.text  # 2♣ 5♣ and the dealer's 4♣
+    assert "21+3: nothing (-10) · Perfect Pairs: mixed pair (+30)" in results.text
     after_one = await house(storage)
     wallet = await storage.balance(world.guild.id, alice.id)
     assert (await storage.check()).ok
@@ -177,7 +179,7 @@ async def test_counting_bots_and_side_bets_bet_by_the_count_and_a_crash_refunds_
     await h.bet(alice, 100, side_21_3=10)
     await h.deal_by_clock()
     await h.wait_offer(alice)
-    assert await house(storage) == after_one - 80  # a true count of +12: eight minimum bets
+    assert await house(storage) == after_one - 20  # a true count of +2.4: two minimum bets
     await h.settle()
     await h.cog.halt()  # a crash: no refund, no goodbye
     await h.bot.close()

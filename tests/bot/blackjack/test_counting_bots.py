@@ -4,7 +4,6 @@ at the same cards bet flat and play the chart. A spread they could not use is re
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -19,14 +18,15 @@ from tests.bot.recorder import BlackjackRecorder
 
 GUILD, CHANNEL, ALICE = 1000, 3000, 21
 DELAY = 1.5
-ONE_DECK = dataclasses.replace(CASINO, decks=1)
 BOT = bot_player_id(6)
 
-# Round 1, all low cards: Alice 2-5, the bot 3-6 (doubles on 9 v 4 and draws a 3), dealer 4-2
-# draws 4, 5, 6: ten low cards shown, a Hi-Lo count of +10 with 42 cards left. Round 2 follows.
-LOW_ROUND = "2c 3c 4c 5c 6c 2d 3d 4d 5d 6d"
-# Round 1, tens only (a count of -6); round 2: Alice T-8, the bot T-2 against a 4 (hole T): at a
-# negative true count Hi-Lo hits 12 v 4 (index 0), where basic strategy stands.
+# Six decks. Round 1, all low cards: Alice 2-2 hits 2, 3, 3, 4 and stands; the bot 3-6 doubles
+# on 9 v 4 and draws a 4; the dealer 4-2 draws 5, 5, 6 and busts: fourteen low cards shown, a
+# Hi-Lo count of +14 with 298 cards left (true count +2.4: two units). Round 2 follows.
+LOW_ROUND = "2c 3c 4c 2d 6c 2h 2s 3d 3h 4d 4h 5c 5d 6d"
+ALICE_HITS = 4
+# Round 1, tens only (a count of -6, true count -1); round 2: Alice T-8, the bot T-2 against a
+# 4 (hole T): at a negative true count Hi-Lo hits 12 v 4 (index 0), where basic strategy stands.
 TENS_ROUND = "Th Td Ts Tc Jh Jd"
 TWELVE_V_4 = "Qh Qd 4c 8h 2d Ks 5c 3d 2s 2h 2c 2d"
 
@@ -41,7 +41,7 @@ def table(
         channel_id=CHANNEL,
         name="#blackjack",
         settings=BlackjackSettings(
-            rules=ONE_DECK,
+            rules=CASINO,
             min_bet=10,
             max_bet=500,
             betting_seconds=10,
@@ -56,8 +56,9 @@ def table(
     )
 
 
-async def play_round(game: BlackjackTable, scheduler: ManualScheduler) -> None:
-    """Alice bets 10 and stands; the bot plays at its pace; until the round is settled."""
+async def play_round(game: BlackjackTable, scheduler: ManualScheduler, hits: int = 0) -> None:
+    """Alice bets 10, hits ``hits`` times and stands; the bot plays at its pace; until the round
+    is settled."""
     await game.bet(ALICE, "Alice", 10)
     await scheduler.advance(10)
     for _ in range(40):
@@ -66,7 +67,9 @@ async def play_round(game: BlackjackTable, scheduler: ManualScheduler) -> None:
             return
         if snapshot.to_act_user == ALICE:
             assert snapshot.round_id is not None
-            await game.act(ALICE, snapshot.round_id, snapshot.step, Action.STAND)
+            action = Action.HIT if hits else Action.STAND
+            hits -= action is Action.HIT
+            await game.act(ALICE, snapshot.round_id, snapshot.step, action)
         else:
             await scheduler.advance(DELAY)
     raise AssertionError("the round did not finish")
@@ -79,7 +82,7 @@ def bot_bet(game: BlackjackTable) -> int:
 
 @pytest.mark.parametrize(
     ("strategy", "spread", "second_bet"),
-    [(BotStrategy.HILO, 8, 80), (BotStrategy.HILO, 4, 40), (BotStrategy.BASIC, 1, 10)],
+    [(BotStrategy.HILO, 8, 20), (BotStrategy.HILO, 1, 10), (BotStrategy.BASIC, 1, 10)],
 )
 async def test_counting_bots_bet_by_the_true_count_and_basic_bots_bet_flat(
     storage: Storage, strategy: BotStrategy, spread: int, second_bet: int
@@ -93,7 +96,7 @@ async def test_counting_bots_bet_by_the_true_count_and_basic_bots_bet_flat(
         bot_spread=spread,
         cards=LOW_ROUND + " 2h 3h 4h 5h 6h 2s 3s 4s 5s 6s",
     )
-    await play_round(game, scheduler)
+    await play_round(game, scheduler, hits=ALICE_HITS)
     await game.bet(ALICE, "Alice", 10)
     await scheduler.advance(10)  # round 2 is dealt: the bot's bet came from the house
 
