@@ -71,6 +71,7 @@ from storage import (
     InsufficientChips,
     InvalidAmount,
     StorageError,
+    UnknownRound,
 )
 from storage import InvalidArgument as StorageInvalidArgument
 
@@ -275,6 +276,12 @@ class BlackjackTable(BlackjackTableState):
                 raise ActionRefused(
                     f"{action.label} needs {extra:,} more chips; you have {balance:,}."
                 ) from None
+            except (AlreadySettled, UnknownRound):  # closed elsewhere: the table lets it go
+                await self._void(round_id, "the round was closed elsewhere")
+                raise ActionRefused("This round was cancelled.") from None
+            except StorageError:
+                _log.exception("could not add to a bet", extra={"round_id": round_id})
+                raise ActionRefused(f"{action.label} could not be placed: try again.") from None
         try:
             game.act(bettor.seat, action)
         except EngineError as error:  # pragma: no cover - legality was checked above
@@ -330,8 +337,9 @@ class BlackjackTable(BlackjackTableState):
         for seat in game.pending_insurance:
             bettor = self._by_seat(seat)
             if bettor.bot:
-                choice = self._bot_strategy.choose(game.decision(seat), self._rng)
-                await self._apply(bettor, choice, automatic=False)
+                await self._bot_play(
+                    bettor, self._bot_strategy.choose(game.decision(seat), self._rng)
+                )
                 return True
             if bettor.leaving:
                 await self._apply(bettor, Action.NO_INSURANCE, automatic=True)
@@ -354,7 +362,17 @@ class BlackjackTable(BlackjackTableState):
             if who is None or not self._by_seat(who[0]).bot:
                 return
             choice = self._bot_strategy.choose(game.decision(who[0]), self._rng)
-            await self._apply(self._by_seat(who[0]), choice, automatic=False)
+            await self._bot_play(self._by_seat(who[0]), choice)
+
+    async def _bot_play(self, bot: Bettor, choice: Action) -> None:
+        """A bot's decision; if storage will not take its extra stake, it plays on without."""
+        game = self.round
+        try:
+            await self._apply(bot, choice, automatic=False)
+        except ActionRefused:
+            if game is not None and self.round is game and not game.is_complete:
+                safe = Action.NO_INSURANCE if game.phase is Phase.INSURANCE else Action.STAND
+                await self._apply(bot, safe, automatic=True)
 
     async def _timeout(self, round_id: int, step: int) -> None:
         async with self._lock:
