@@ -14,6 +14,7 @@ import pytest
 
 from bot.blackjack.counting import CountSystem
 from bot.discord.blackjack.ids import LIVE_TEMPLATE
+from bot.discord.blackjack.live_count import FOLLOWUP_SECONDS
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction
 from tests.e2e.support.blackjack import BlackjackWorld, Factory, answered
 from tests.e2e.support.bot_world import World, scaled_rules
@@ -125,4 +126,25 @@ async def test_live_count_refusals_are_ephemeral_and_arm_nothing(
     )
     for refused in (off, no_table, with_cards):
         assert refused.reply.ephemeral
+    assert h.cog.live_counts.waiting(h.channel.id) == []
+
+
+async def test_a_question_whose_moment_comes_too_late_to_follow_up_is_dropped(
+    world: World, start_blackjack: Factory
+) -> None:
+    alice, bob = world.alice, world.bob
+    h = await start_blackjack(cards=ROUND + " " + ROUND, count_rng=random.Random(ASKS_AT_THE_DEAL))
+    await counting_on(h, world)
+    await h.bet(alice, 100)
+    await h.deal_by_clock()
+    await h.act(alice, "Stand")
+    await h.fake.wait_for_message(h.channel, lambda m: "Round #1 · Results" in m.text)
+    armed = await command(h, bob, "blackjack count", at_table=True)
+    await h.scheduler.advance(FOLLOWUP_SECONDS)  # Discord no longer takes followups to it
+
+    await h.bet(alice, 100)
+    await h.deal_by_clock()  # three more cards: the moment has come, too late
+    await h.wait_offer(alice)
+    await h.settle()
+    assert armed.followups == []
     assert h.cog.live_counts.waiting(h.channel.id) == []

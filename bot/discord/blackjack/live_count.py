@@ -77,6 +77,7 @@ class _Asked:
     user_id: int
     question: LiveQuestion
     score: Score
+    expires: float
 
 
 @dataclass(slots=True)
@@ -100,6 +101,7 @@ class LiveCounts:
     ) -> None:
         """Ask ``user_id`` for ``table``'s count at a random moment (replacing a question they
         were already waiting for there)."""
+        self._forget_expired()
         low, high = ASK_AFTER_CARDS
         self._armed[(table.channel_id, user_id)] = _Armed(
             user_id,
@@ -110,6 +112,15 @@ class LiveCounts:
             self.now() + FOLLOWUP_SECONDS,
             score,
         )
+
+    def _forget_expired(self) -> None:
+        """Drop the questions nobody can be asked or answer any more (they would only pile up
+        at tables that stopped playing)."""
+        now = self.now()
+        for key in [key for key, armed in self._armed.items() if armed.expires <= now]:
+            del self._armed[key]
+        for number in [n for n, asked in self._asked.items() if asked.expires <= now]:
+            del self._asked[number]
 
     def waiting(self, channel_id: int) -> list[int]:
         """The members waiting for a question at ``channel_id``'s table."""
@@ -140,7 +151,9 @@ class LiveCounts:
         )
         self._numbers += 1
         number = self._numbers
-        self._asked[number] = _Asked(armed.user_id, question, armed.score)
+        self._asked[number] = _Asked(
+            armed.user_id, question, armed.score, self.now() + FOLLOWUP_SECONDS
+        )
         content, view = _question_message(number, question)
         self._spawn(armed.followup.send(content, view=view, ephemeral=True, wait=False))
 
