@@ -300,7 +300,10 @@ class BlackjackConfig:
     )
     counting: bool = field(
         default=False,
-        metadata=meta("Whether /blackjack count (the card-counting drill) is offered."),
+        metadata=meta(
+            "Whether /blackjack count (the card-counting drill, and the live count question "
+            "at a table) is offered."
+        ),
     )
     max_side_bet: int = field(
         default=100,

@@ -147,7 +147,7 @@ class SettingsCommands(AdminCommands):
         side_21_3="The 21+3 side bet: off, or its pay table",
         perfect_pairs="Whether the Perfect Pairs side bet is offered",
         max_side_bet="Largest side bet, in chips",
-        counting="Whether /blackjack count (the card-counting drill) is offered",
+        counting="Whether /blackjack count (counting drill, live table count) is offered",
     )
     @app_commands.choices(
         preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)],
