@@ -5,8 +5,8 @@
                      [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
     felt play tournament [--preset turbo] [--players 9] [--bots smart] [--name NAME] [--seed S]
     felt play blackjack [--rules casino|classic] [--rule NAME=VALUE ...] [--bet N] [--auto]
-                        [--train] [--name NAME] [--delay S] [--fast] [--seed S] [--daily]
-                        [--db PATH] [--config PATH]
+                        [--side-21-3 N] [--perfect-pairs N] [--train] [--name NAME]
+                        [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
 
 Chips live in a local wallet in the database `felt run` would use (``--db``, else the config's
 ``[database]``, else ``./felt.db``), with the same starting grant and daily bonus as a Discord
