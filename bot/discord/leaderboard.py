@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,7 +182,8 @@ async def render_page(
     page = min(max(request.page, 0), pages - 1)
     board = first if not page else await _ranking(storage, request, page * PAGE_SIZE)
     mine = await _position(storage, request)
-    embed = _embed(request, board, page, pages, mine)
+    losses = await _expected_losses(storage, request, board)
+    embed = _embed(request, board, page, pages, mine, losses)
     if pages == 1:
         return embed, None
     # Pin the season number so that a new season starting meanwhile does not change the board.
@@ -203,12 +205,29 @@ async def render_page(
     return embed, view
 
 
+async def _expected_losses(
+    storage: Storage, request: PageRequest, ranking: Ranking
+) -> dict[int, float]:
+    """On the accuracy board, each ranked member's expected chips lost to their mistakes over the
+    same span (shown, never ranked: that board would put the worst player first)."""
+    if request.board.key != "accuracy" or not isinstance(ranking, RatioBoard):
+        return {}
+    span: SeasonSelector = Period.ALL_TIME if ranking.season is None else ranking.season
+    return {
+        entry.user_id: (
+            await storage.decision_grades(ranking.guild_id, entry.user_id, season=span)
+        ).expected_loss
+        for entry in ranking.entries
+    }
+
+
 def _embed(
     request: PageRequest,
     ranking: Ranking,
     page: int,
     pages: int,
     mine: LeaderboardEntry | None,
+    losses: Mapping[int, float] | None = None,
 ) -> discord.Embed:
     board = request.board
     game = GAME_NAMES[ranking.game] if ranking.game is not None else "all games"
@@ -216,8 +235,14 @@ def _embed(
     title = f"{board.heading} leaderboard · {game} · {season}"
     if board is CHIPS:
         title = f"Chips leaderboard · {season}"
+    lost = losses or {}
     lines = [
         f"**{entry.rank}.** <@{entry.user_id}> · {_value(board, entry.value)}"
+        + (
+            f" · ~{lost[entry.user_id]:,.2f} chips lost to mistakes"
+            if entry.user_id in lost
+            else ""
+        )
         for entry in ranking.entries
     ]
     embed = discord.Embed(

@@ -95,7 +95,17 @@ def blackjack_block(counts: RoundCounts) -> str:
         f"Splits taken: {counts.splits:,} · Insurance: {counts.insurances:,}"
     )
     ratios = [f"{ratio.label}: {ratio_text(ratio, ratio.of(counts))}" for ratio in BLACKJACK_RATIOS]
-    return "\n".join([results, *_rows(ratios, per_row=3)])
+    return "\n".join([results, *_rows(ratios, per_row=3), *trainer_line(counts)])
+
+
+def trainer_line(counts: RoundCounts) -> list[str]:
+    """The trainer's record: decisions graded and the expected chips lost to the others."""
+    if not counts.decisions:
+        return []
+    lost = counts.expected_loss_milli / 1000
+    return [
+        f"Decisions graded: {counts.decisions:,} · Expected chips lost to mistakes: ~{lost:,.2f}"
+    ]
 
 
 def _rows(items: Sequence[str], *, per_row: int) -> list[str]:

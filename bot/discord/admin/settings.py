@@ -35,7 +35,12 @@ from bot.discord.guild_settings import (
     tournament_settings,
 )
 from bot.discord.permissions import guild_member
-from bot.tables.limits import BLACKJACK_MAX_SIDE_BET, BLACKJACK_SIDE_21_3_CHOICES
+from bot.tables.limits import (
+    BLACKJACK_BOT_STRATEGIES,
+    BLACKJACK_MAX_BOT_SPREAD,
+    BLACKJACK_MAX_SIDE_BET,
+    BLACKJACK_SIDE_21_3_CHOICES,
+)
 from engine.blackjack import PRESETS
 from storage import MAX_CHIPS, EconomySettings
 
@@ -147,16 +152,21 @@ class SettingsCommands(AdminCommands):
         betting_seconds="Betting window before the cards are dealt",
         turn_seconds="Time a player has to act",
         hints="Whether /blackjack hint is available",
-        bot_seats="House bots dealt in with the members, playing basic strategy (when bots are on)",
+        bot_seats="House bots dealt in with the members (when bots are on)",
+        bot_strategy="How the house bots play: basic strategy, or hilo (Hi-Lo counting)",
+        bot_spread="Counting bots bet 1 to this many minimum bets by the true count (needs hilo)",
         side_21_3="The 21+3 side bet: off, or its pay table",
         perfect_pairs="Whether the Perfect Pairs side bet is offered",
         max_side_bet="Largest side bet, in chips",
-        counting="Whether /blackjack count (the card-counting drill) is offered",
+        counting="Whether /blackjack count (counting drill, live table count) is offered",
     )
     @app_commands.choices(
         preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)],
         side_21_3=[
             app_commands.Choice(name=name, value=name) for name in BLACKJACK_SIDE_21_3_CHOICES
+        ],
+        bot_strategy=[
+            app_commands.Choice(name=name, value=name) for name in BLACKJACK_BOT_STRATEGIES
         ],
     )
     async def config_blackjack(
@@ -173,6 +183,8 @@ class SettingsCommands(AdminCommands):
         perfect_pairs: bool | None = None,
         max_side_bet: app_commands.Range[int, 1, BLACKJACK_MAX_SIDE_BET] | None = None,
         counting: bool | None = None,
+        bot_strategy: str | None = None,
+        bot_spread: app_commands.Range[int, 1, BLACKJACK_MAX_BOT_SPREAD] | None = None,
     ) -> None:
         given = {
             "preset": preset,
@@ -186,6 +198,8 @@ class SettingsCommands(AdminCommands):
             "perfect_pairs": perfect_pairs,
             "max_side_bet": max_side_bet,
             "counting": counting,
+            "bot_strategy": bot_strategy,
+            "bot_spread": bot_spread,
         }
         await self._change_table_defaults(interaction, BLACKJACK, "Blackjack", given)
 
