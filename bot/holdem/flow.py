@@ -31,8 +31,8 @@ from bot.holdem.events import (
     TableSnapshot,
     TurnStarted,
 )
-from bot.holdem.narrate import narrate, posted, summarise
-from bot.holdem.order import SeatOrder, to_act
+from bot.holdem.narrate import HandSummary, narrate, posted, summarise
+from bot.holdem.order import Deal, SeatOrder, timeout_action, to_act
 from bot.holdem.seating import BotFactory, Seat, Seating
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import TableState, table_snapshot
@@ -42,7 +42,7 @@ from bot.tables.presenter import Presenter
 from engine.bots import DecisionFacts, SeatView, TableStats, think_time
 from engine.bots.runner import HandBot
 from engine.cards import Card
-from engine.holdem import Action, Check, Event, Fold, Hand, Stakes, phh
+from engine.holdem import Action, Event, Hand, Stakes, phh
 from engine.holdem.stats import counts_by_seat, hand_stats
 from storage import Storage
 
@@ -161,7 +161,7 @@ class HandLifecycle:
                 facts = DecisionFacts.of(SeatView.from_hand(hand, player), action)
             except Exception:
                 _log.exception("bot %s failed to act; it checks or folds", seat.name)
-                action = _timeout_action(hand)
+                action = timeout_action(hand)
                 facts = DecisionFacts.of(SeatView.from_hand(hand, player), action)
             # The spread is drawn from the turn itself, not the table's generator, so seeded
             # tables deal the same cards whatever the bots think.
@@ -181,7 +181,7 @@ class HandLifecycle:
                 events = hand.act(player, action)
             except Exception:
                 _log.exception("bot in seat %s chose an illegal action", self.order.seat(player))
-                events = hand.act(player, _timeout_action(hand))
+                events = hand.act(player, timeout_action(hand))
             await self._after_events(events, automatic=False)
 
     async def _timeout(self, hand_id: int, action_count: int) -> None:
@@ -192,7 +192,7 @@ class HandLifecycle:
                 return
             seat = self.seats[self.order.seat(player)]
             seat.timeouts += 1
-            events = hand.act(player, _timeout_action(hand))
+            events = hand.act(player, timeout_action(hand))
             if seat.timeouts >= TIMEOUTS_BEFORE_SITTING_OUT and seat.user_id is not None:
                 seat.sitting_out = True
                 seat.sit_out_reason = "timed out twice"
@@ -217,7 +217,7 @@ class HandLifecycle:
             player = to_act(hand)
             if player is None or not self.seats[self.order.seat(player)].leaving:
                 return
-            events = hand.act(player, _timeout_action(hand))
+            events = hand.act(player, timeout_action(hand))
             await self._after_events(events, automatic=True, leavers=False)
 
     # -------------------------------------------------------------------- hand flow
@@ -228,22 +228,13 @@ class HandLifecycle:
             return
         if self._next_hand_timer is not None:
             return  # the pause after the last hand is still running
-        await self.seating.fill_bots(self.hand_id + 1)
-        players = self.seating.players()
-        if len(players) < 2 or not any(not self.seats[n].is_bot for n in players):
+        hand_id = self.hand_id + 1
+        deal = await self._next_deal(hand_id)
+        if deal is None:
             await self._publish_table()
             return
-        self._button = self._next_button(players)
-        order = SeatOrder.around(players, self._button)
-        hand_id = self.hand_id + 1
-        stacks = {n: self.seats[n].stack for n in order}
-        key = f"holdem:{self.table_id}:hand:{hand_id}:start"
-        await move_chips(
-            "hand start", lambda: self.storage.start_hand(self.table_id, hand_id, stacks, key=key)
-        )
-        s = self.settings
-        stakes = Stakes.standard(len(players), s.small_blind, s.big_blind, s.ante)
-        hand = Hand(stakes, [stacks[n] for n in order], rng=self._rng)
+        order, self._button = deal.order, deal.order.seats[-1]
+        hand = Hand(deal.stakes, [deal.stacks[n] for n in order], rng=self._rng)
         self.hand, self.order, self.hand_id = hand, order, hand_id
         self._last_actions = {}
         self._running_pot = posted(hand.events)
@@ -258,6 +249,23 @@ class HandLifecycle:
         # A hand can be over as soon as it is dealt (everyone all in on the blinds and antes):
         # the deal's own events go the same way as any action's, on to settlement.
         await self._after_events(list(hand.events), automatic=False)
+
+    async def _next_deal(self, hand_id: int) -> Deal | None:
+        """Hand ``hand_id``'s players, stacks and stakes, durable before its first action (None:
+        no hand now). A tournament table (``bot.tournament.table``) takes them from its level."""
+        await self.seating.fill_bots(hand_id)
+        players = self.seating.players()
+        if len(players) < 2 or not any(not self.seats[n].is_bot for n in players):
+            return None
+        order = SeatOrder.around(players, self._next_button(players))
+        stacks = {n: self.seats[n].stack for n in order}
+        key = f"holdem:{self.table_id}:hand:{hand_id}:start"
+        await move_chips(
+            "hand start", lambda: self.storage.start_hand(self.table_id, hand_id, stacks, key=key)
+        )
+        s = self.settings
+        stakes = Stakes.standard(len(players), s.small_blind, s.big_blind, s.ante)
+        return Deal(order, stacks, stakes)
 
     def _next_button(self, players: list[int]) -> int:
         if self._button is None:
@@ -340,14 +348,7 @@ class HandLifecycle:
             self.settings.turn_seconds, lambda: self._timeout(hand_id, count)
         )
         await self.publish(
-            TurnStarted(
-                hand_id,
-                count,
-                seat.seat_no,
-                seat.user_id,
-                self._deadline,
-                offer,
-            )
+            TurnStarted(hand_id, count, seat.seat_no, seat.user_id, self._deadline, offer)
         )
         await self._publish_table()
 
@@ -367,19 +368,7 @@ class HandLifecycle:
                 seat_count=self.settings.seats,
             )
         )
-        key = f"holdem:{self.table_id}:hand:{self.hand_id}:settle"
-        await move_chips(
-            "settlement",
-            lambda: self.storage.settle_hand(
-                self.table_id,
-                self.hand_id,
-                summary.final_stacks,
-                phh=text,
-                results=summary.results,
-                counts=counts_by_seat(hand_stats(hand), list(self.order)),
-                key=key,
-            ),
-        )
+        await self._settle(hand, summary, text)
         for seat_no, stack in summary.final_stacks.items():
             self.seats[seat_no].stack = stack
         self.stats.record(hand.events, self._player_keys())
@@ -394,6 +383,22 @@ class HandLifecycle:
             )
         )
         await self._between_hands()
+
+    async def _settle(self, hand: Hand, summary: HandSummary, text: str) -> None:
+        """Make the finished hand's result durable (a cash table: storage's settlement)."""
+        key = f"holdem:{self.table_id}:hand:{self.hand_id}:settle"
+        await move_chips(
+            "settlement",
+            lambda: self.storage.settle_hand(
+                self.table_id,
+                self.hand_id,
+                summary.final_stacks,
+                phh=text,
+                results=summary.results,
+                counts=counts_by_seat(hand_stats(hand), list(self.order)),
+                key=key,
+            ),
+        )
 
     async def _between_hands(self) -> None:
         """Apply what waited for the hand's end, then schedule the next hand."""
@@ -488,9 +493,3 @@ class HandLifecycle:
 
     async def _publish_table(self) -> None:
         await self.publish(TableChanged(self.snapshot()))
-
-
-def _timeout_action(hand: Hand) -> Action:
-    """The timeout rule: check if possible, otherwise fold."""
-    legal = hand.turn
-    return Check() if legal is not None and legal.can_check else Fold()

@@ -314,20 +314,22 @@ class HoldemTable(HandLifecycle):
                 return
             hand = self.hand
             if hand is not None and not hand.is_complete:
-                key = f"holdem:{self.table_id}:hand:{self.hand_id}:void"
-                voided = await move_chips(
-                    "void",
-                    lambda: self.storage.void_hand(
-                        self.table_id, self.hand_id, reason=reason, key=key
-                    ),
-                )
-                for seat_no, stack in voided.stacks.items():
+                for seat_no, stack in (await self._void_hand(reason)).items():
                     if seat_no in self.seats:
                         self.seats[seat_no].stack = stack
                 self.hand = None
                 self.order = SeatOrder()
                 await self.publish(HandCancelled(self.hand_id, reason))
             await self.publish(Notice(f"{reason}: this table will be back in a moment."))
+
+    async def _void_hand(self, reason: str) -> dict[int, int]:
+        """Cancel the unfinished hand durably; each seat's stack from before it, by seat."""
+        key = f"holdem:{self.table_id}:hand:{self.hand_id}:void"
+        voided = await move_chips(
+            "void",
+            lambda: self.storage.void_hand(self.table_id, self.hand_id, reason=reason, key=key),
+        )
+        return dict(voided.stacks)
 
     async def close(self, reason: str) -> None:
         """Close now: an unfinished hand is voided and every seat cashed out."""

@@ -7,10 +7,10 @@ indices never reach a front.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.holdem import Hand
+from engine.holdem import Action, Check, Fold, Hand, Stakes
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,3 +62,18 @@ class SeatOrder:
 def to_act(hand: Hand) -> int | None:
     """The engine player whose turn it is, if anyone's."""
     return hand.turn.player if hand.turn is not None else None
+
+
+def timeout_action(hand: Hand) -> Action:
+    """The timeout rule: check if possible, otherwise fold."""
+    legal = hand.turn
+    return Check() if legal is not None and legal.can_check else Fold()
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The next hand's players in engine order, their stacks by seat, and its stakes."""
+
+    order: SeatOrder
+    stacks: Mapping[int, int]
+    stakes: Stakes
