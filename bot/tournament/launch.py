@@ -1,0 +1,151 @@
+"""Starting and resuming tournament directors from storage: the lobby's ``TournamentRunner``.
+
+``TournamentDirectors.start`` freezes the field in storage (bots filling a Sit & Go are paid
+by the house there), registers every entry with the engine in registration order, draws the
+seats and opens the tables. ``resume_all`` rebuilds every running tournament after a restart
+from its saved state: the hand that was in play at each table is voided (the state was saved
+before it started), and the level clock runs on wall time, so it goes on where it is now.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from storage.tournaments import LoadedTournament, TournamentEntry, TournamentKind, TournamentRow
+
+from bot.holdem.seating import BOT_NAMES, BotFactory
+from bot.holdem.settings import HoldemSettings
+from bot.tables.clock import Scheduler
+from bot.tournament.director import Memory, TournamentDirector, TournamentFront, player_key
+from engine.tournament.structure import Format, parse_structure
+from engine.tournament.tournament import Tournament, TournamentConfig
+from storage import Storage
+
+_log = logging.getLogger("felt.tournament")
+
+FrontFactory = Callable[[TournamentRow], TournamentFront]
+"""The front for one tournament (its threads, its tournament message)."""
+
+NameOf = Callable[[int, int], str]
+"""A member's display name from (guild id, user id)."""
+
+
+def config_of(row: TournamentRow) -> TournamentConfig:
+    """The engine's configuration of a stored tournament. The fee is paid on top of each
+    buy-in and kept by the house, so the engine's pool is the buy-ins alone (no fee percent);
+    the seed is the tournament's id, so its draws are reproducible."""
+    kind = Format.SIT_AND_GO if row.kind is TournamentKind.SIT_AND_GO else Format.MULTI_TABLE
+    return TournamentConfig(
+        name=row.name,
+        structure=parse_structure(row.structure),
+        buy_in=row.buy_in,
+        format=kind,
+        seats_per_table=row.seats_per_table,
+        max_entries=row.max_entries,
+        seed=row.tournament_id,
+    )
+
+
+def bot_names(count: int) -> tuple[str, ...]:
+    """Names for ``count`` bots filling a field: the table bots' names, then numbered."""
+    return tuple(
+        BOT_NAMES[i % len(BOT_NAMES)]
+        + (f" {i // len(BOT_NAMES) + 1}" if i >= len(BOT_NAMES) else "")
+        for i in range(max(0, count))
+    )
+
+
+class TournamentDirectors:
+    """Every running tournament of this process; implements ``TournamentRunner``."""
+
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        scheduler: Scheduler,
+        fronts: FrontFactory,
+        bots: BotFactory,
+        names: NameOf,
+        settings: HoldemSettings | None = None,
+    ) -> None:
+        self.storage = storage
+        self.running: dict[int, TournamentDirector] = {}
+        self._scheduler = scheduler
+        self._fronts = fronts
+        self._bots = bots
+        self._names = names
+        self._settings = settings or HoldemSettings(bots=0, between_hands_seconds=3.0)
+
+    async def start(self, tournament_id: int) -> None:
+        """Start a registering tournament: freeze the field, draw, deal."""
+        row = await self.storage.get_tournament(tournament_id)
+        if row is None:
+            raise LookupError(f"there is no tournament {tournament_id}")
+        bots = bot_names(row.max_entries - row.entries) if row.bots_fill else ()
+        entries = await self.storage.start_tournament(tournament_id, bots=bots)
+        engine, memory = self._fresh(row, entries)
+        engine.start(self._scheduler.now())
+        await self._run(row, engine, memory, version=0)
+
+    async def resume_all(self) -> list[int]:
+        """Resume every running tournament of this process's guilds; their ids."""
+        resumed: list[int] = []
+        for loaded in await self.storage.running_tournaments():
+            if loaded.tournament.tournament_id in self.running:
+                continue
+            try:
+                await self._resume(loaded)
+            except Exception:
+                _log.exception("tournament %s could not resume", loaded.tournament.tournament_id)
+                continue
+            resumed.append(loaded.tournament.tournament_id)
+        return resumed
+
+    async def _resume(self, loaded: LoadedTournament) -> None:
+        row, state = loaded.tournament, loaded.state
+        if state is None:  # stopped between freezing the field and the first save: draw again
+            engine, memory = self._fresh(row, loaded.entries)
+            engine.start(self._scheduler.now())
+        else:
+            engine = Tournament.from_dict(state["engine"])
+            memory = Memory.from_dict(state["director"])
+        await self._run(row, engine, memory, version=loaded.state_version)
+
+    def _fresh(
+        self, row: TournamentRow, entries: Sequence[TournamentEntry]
+    ) -> tuple[Tournament, Memory]:
+        engine = Tournament(config_of(row))
+        names: dict[str, str] = {}
+        for entry in entries:
+            player = player_key(entry.user_id, entry.bot_name)
+            engine.register(player)
+            if entry.user_id is not None:
+                names[player] = self._names(row.guild_id, entry.user_id)
+            else:
+                names[player] = entry.bot_name or player
+        return engine, Memory(names)
+
+    async def _run(
+        self, row: TournamentRow, engine: Tournament, memory: Memory, *, version: int
+    ) -> None:
+        director = TournamentDirector(
+            storage=self.storage,
+            tournament_id=row.tournament_id,
+            guild_id=row.guild_id,
+            engine=engine,
+            memory=memory,
+            version=version,
+            scheduler=self._scheduler,
+            front=self._fronts(row),
+            bots=self._bots,
+            settings=self._settings.with_changes(seats=row.seats_per_table),
+        )
+        self.running[row.tournament_id] = director
+        await director.open()
+
+    async def suspend_all(self, reason: str = "Felt is restarting") -> None:
+        """Void every table's hand in play for a shutdown (the saved state has its start)."""
+        for director in list(self.running.values()):
+            for table in list(director.tables.values()):
+                await table.suspend(reason)

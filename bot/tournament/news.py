@@ -1,0 +1,89 @@
+"""What a running tournament tells its front besides each table's own events: the clock and
+standings (``TournamentView``), players moved between tables, busts and the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.tournament.seating import SeatReason
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player still in, with their stack and table."""
+
+    name: str
+    user_id: int | None
+    stack: int
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    """The tournament message: the level, the next one, when it changes, and who leads."""
+
+    tournament_id: int
+    name: str
+    level: int
+    blinds: str
+    """The current level's blinds as a player reads them (``100/200 ante 200 (BB)``)."""
+    next_blinds: str | None
+    next_change_at: float | None
+    """Unix seconds when the clock moves on (None: levels by hands, or the last level)."""
+    on_break: bool
+    players_left: int
+    entries: int
+    average_stack: int
+    leaders: tuple[Standing, ...]
+    prizes: tuple[int, ...]
+    finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClockChanged:
+    """The tournament message needs redrawing (a level, a break, a bust, a move)."""
+
+    view: TournamentView
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoved:
+    """A player moved by balancing, a table's break or the final-table redraw: their seat at
+    ``table`` is ready."""
+
+    name: str
+    user_id: int | None
+    from_table: int | None
+    table: int
+    seat: int
+    reason: SeatReason
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBusted:
+    """A player is out, in ``place``."""
+
+    name: str
+    user_id: int | None
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """One line of the result."""
+
+    place: int
+    name: str
+    user_id: int | None
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentOver:
+    """The tournament finished (by play or a deal); prizes are in the wallets."""
+
+    placings: tuple[Placing, ...]
+    by_deal: bool
+
+
+TournamentNews = ClockChanged | PlayerMoved | PlayerBusted | TournamentOver

@@ -1,0 +1,224 @@
+"""The tournament director on real table hosts and real storage: Sit & Gos and multi-table
+tournaments to the end, with every step checked (chips, table sizes, seats)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from storage.tournaments import TournamentKind, TournamentStatus
+
+from bot.holdem.errors import TableError
+from bot.holdem.events import HandDealt, PlayerSatOut
+from bot.tables.clock import ManualScheduler
+from bot.tournament.director import TournamentDirector
+from bot.tournament.launch import TournamentDirectors
+from bot.tournament.news import PlayerMoved, TournamentOver
+from engine.tournament.seating import SeatReason
+from engine.tournament.structure import AnteKind, Break, Level, Structure
+from engine.tournament.tournament import Phase
+from storage import Storage
+from tests.bot.tournament.support import (
+    ALICE,
+    BOB,
+    GUILD,
+    RecordingFront,
+    new_tournament,
+    pushers,
+)
+
+LADDER = ((10, 20), (20, 40), (40, 80), (75, 150), (150, 300), (300, 600), (600, 1200))
+
+
+def by_hands(hands: int = 6, starting: int = 1_000) -> Structure:
+    steps = tuple(Level(sb, bb, bb if bb >= 80 else 0, hands=hands) for sb, bb in LADDER)
+    steps += (Level(1_000, 2_000, 2_000, hands=hands),)
+    return Structure("test", starting, steps, AnteKind.BIG_BLIND)
+
+
+def invariants(director: TournamentDirector) -> None:
+    """Chips conserved; no table above its seats; a table short of 2 only while every other
+    table is in a hand or full; every idle host seats exactly the engine's row."""
+    engine = director.engine
+    if engine.phase is not Phase.RUNNING:
+        return
+    assert engine.chips_in_play == engine.chips_issued
+    seats = engine.config.seats_per_table
+    counts = engine.seating.counts()
+    for table_no, count in counts.items():
+        assert count <= seats
+        if count < 2 and table_no not in engine.busy:
+            others = [n for n in counts if n != table_no]
+            assert all(n in engine.busy or counts[n] == seats for n in others)
+    for table_no, table in director.tables.items():
+        if table.hand is None and table_no not in director.settling:
+            row = engine.seating.tables.get(table_no, {})
+            assert set(table.seats) == set(row)
+            for seat_no, entry in row.items():
+                assert table.seats[seat_no].stack == engine.entries[entry].stack
+
+
+def ranked_with_ties(places: list[int]) -> bool:
+    """Places as ties give them: ``k`` players sharing place ``p`` leave ``p+1..p+k-1`` out."""
+    ordered = sorted(places)
+    return all(place == ordered.index(place) + 1 for place in ordered)
+
+
+def directors_for(
+    storage: Storage, scheduler: ManualScheduler, fronts: dict[int, RecordingFront]
+) -> TournamentDirectors:
+    def front(row: object) -> RecordingFront:
+        tournament_id = row.tournament_id  # type: ignore[attr-defined]
+        return fronts.setdefault(tournament_id, RecordingFront(tournament_id, invariants))
+
+    directors = TournamentDirectors(
+        storage=storage,
+        scheduler=scheduler,
+        fronts=front,
+        bots=pushers,
+        names=lambda guild, user: f"member {user}",
+    )
+    return directors
+
+
+async def started(
+    storage: Storage, scheduler: ManualScheduler, tournament_id: int
+) -> tuple[TournamentDirectors, TournamentDirector, RecordingFront]:
+    fronts: dict[int, RecordingFront] = {}
+    directors = directors_for(storage, scheduler, fronts)
+    front = fronts.setdefault(tournament_id, RecordingFront(tournament_id, invariants))
+    await directors.start(tournament_id)
+    director = directors.running[tournament_id]
+    front.director = director
+    return directors, director, front
+
+
+async def test_a_sit_and_go_of_two_members_and_bots_plays_to_the_end_and_pays_the_places(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(storage, by_hands())
+    wallets = {m: await storage.balance(GUILD, m) for m in (ALICE, BOB)}
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    await scheduler.run_until_idle(limit=200_000)
+    assert director.done.is_set()
+    over = [news for news in front.news if isinstance(news, TournamentOver)]
+    assert len(over) == 1
+    placings = over[0].placings
+    assert len(placings) == 6 and min(p.place for p in placings) == 1
+    assert ranked_with_ties([p.place for p in placings])
+    assert sum(p.prize for p in placings) == 6 * 100
+    prize = {p.user_id: p.prize for p in placings if p.user_id is not None}
+    for member in (ALICE, BOB):
+        assert await storage.balance(GUILD, member) == wallets[member] + prize[member]
+    stored = await storage.get_tournament(row.tournament_id)
+    assert stored is not None and stored.status is TournamentStatus.FINISHED
+    assert (await storage.check()).ok
+    assert front.checks > 10  # the invariants ran after every hand
+
+
+async def test_timed_out_members_sit_out_but_stay_dealt_in_and_never_stall_the_table(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(storage, by_hands())
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    await scheduler.run_until_idle(limit=200_000)
+    assert director.done.is_set()
+    events = front.tables[1].events
+    sat_out = [e for e in events if isinstance(e, PlayerSatOut) and e.user_id == ALICE]
+    assert sat_out, "Alice never acts: two timeouts sit her out"
+    after = events[events.index(sat_out[0]) :]
+    next_hand = next(e for e in after if isinstance(e, HandDealt))
+    assert sat_out[0].seat_no in next_hand.seats
+
+
+async def test_a_member_who_leaves_is_blinded_away_and_still_gets_a_place(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(storage, by_hands())
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    table = director.tables[1]
+    assert await table.leave(ALICE) is True
+    seat_no = table.seat_of(ALICE)
+    assert seat_no is not None and table.seats[seat_no].sitting_out
+    await scheduler.run_until_idle(limit=200_000)
+    dealt = [e for e in front.tables[1].events if isinstance(e, HandDealt)]
+    assert sum(seat_no in e.seats for e in dealt) >= 2
+    over = next(news for news in front.news if isinstance(news, TournamentOver))
+    assert any(p.user_id == ALICE for p in over.placings)
+
+
+async def test_the_button_moves_to_the_next_occupied_seat_each_hand(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(storage, by_hands())
+    _, _, front = await started(storage, scheduler, row.tournament_id)
+    await scheduler.run_until_idle(limit=200_000)
+    dealt = [e for e in front.tables[1].events if isinstance(e, HandDealt)]
+    assert len(dealt) > 5
+    for before, after in itertools.pairwise(dealt):
+        occupied = sorted(after.seats)
+        later = [seat for seat in occupied if seat > before.button_seat]
+        assert after.button_seat == (later[0] if later else occupied[0])
+
+
+async def test_tournament_tables_refuse_joining_rebuying_and_stopping(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(storage, by_hands())
+    _, director, _ = await started(storage, scheduler, row.tournament_id)
+    table = director.tables[1]
+    with pytest.raises(TableError, match="/tournament"):
+        await table.join(77, "Zed")
+    with pytest.raises(TableError, match="/tournament"):
+        await table.rebuy(ALICE, 100)
+    with pytest.raises(TableError, match="stops when"):
+        await table.stop(ALICE, is_admin=True)
+    assert table.seat_of(77) is None
+
+
+async def test_a_multi_table_tournament_balances_breaks_and_draws_a_final_table(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(
+        storage, by_hands(4), kind=TournamentKind.MULTI_TABLE, seats=6, max_entries=20
+    )
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    assert len(director.tables) == 4
+    await scheduler.run_until_idle(limit=500_000)
+    assert director.done.is_set()
+    reasons = {news.reason for news in front.news if isinstance(news, PlayerMoved)}
+    assert SeatReason.FINAL_TABLE in reasons
+    assert reasons & {SeatReason.BALANCE, SeatReason.BREAK}
+    over = next(news for news in front.news if isinstance(news, TournamentOver))
+    assert len(over.placings) == 20 and ranked_with_ties([p.place for p in over.placings])
+    assert sum(p.prize for p in over.placings) == 20 * 100
+    assert (await storage.check()).ok
+    hands = await storage.tournament_hands(row.tournament_id)
+    assert {hand.table_no for hand in hands} == {1, 2, 3, 4}
+
+
+async def test_minute_levels_and_a_break_deal_nothing_until_the_break_ends(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    structure = Structure(
+        "clock",
+        1_000,
+        (Level(10, 20, minutes=2), Break(3), Level(20, 40, minutes=2), Level(50, 100, minutes=60)),
+        AnteKind.BIG_BLIND,
+    )
+    row = await new_tournament(storage, structure, kind=TournamentKind.MULTI_TABLE, max_entries=6)
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    start = scheduler.now()
+    await scheduler.advance(120 + 1)
+    assert director.engine.on_break
+    recorder = front.tables[1]
+    before = len(recorder.of(HandDealt))
+    await scheduler.advance(170)
+    during = recorder.of(HandDealt)[before:]
+    hand_running = director.tables[1].hand is not None
+    assert len(during) == 0 or hand_running
+    await scheduler.advance(20)
+    assert not director.engine.on_break
+    assert director.engine.level_number == 2
+    assert len(recorder.of(HandDealt)) > before
+    assert scheduler.now() - start > 300
