@@ -22,8 +22,8 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 from bot.holdem.events import TableEvent
 from bot.holdem.order import Deal, SeatOrder
@@ -31,15 +31,18 @@ from bot.holdem.seating import BotBrain, BotFactory, Seat
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Callback, Scheduler, TimerHandle
 from bot.tables.presenter import Presenter
+from bot.tournament.deals import MAX_DEAL_PLAYERS, DealKind, DealOffer, deal_offer
+from bot.tournament.errors import TournamentRefusal
+from bot.tournament.memory import Memory, player_key, user_of
 from bot.tournament.news import (
     ClockChanged,
     Placing,
     PlayerBusted,
     PlayerMoved,
-    Standing,
     TournamentNews,
     TournamentOver,
     TournamentView,
+    tournament_view,
 )
 from bot.tournament.table import TournamentTable
 from engine.tournament.events import (
@@ -49,12 +52,11 @@ from engine.tournament.events import (
     TournamentFinished,
 )
 from engine.tournament.seating import SeatReason
-from engine.tournament.structure import Level
 from engine.tournament.tournament import Phase, Tournament
 from storage import Storage
+from storage.tournaments import EntryPayment
 
 _log = logging.getLogger("felt.tournament")
-LEADERS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,47 +78,6 @@ class TournamentFront(Protocol):
         ...
 
     async def publish(self, news: TournamentNews) -> None: ...
-
-
-def player_key(user_id: int | None, bot_name: str | None) -> str:
-    """The engine's name for a member or a bot."""
-    return f"u{user_id}" if user_id is not None else f"b{bot_name}"
-
-
-def user_of(player: str) -> int | None:
-    """The member behind an engine name (None for a bot)."""
-    return int(player[1:]) if player.startswith("u") else None
-
-
-@dataclass(slots=True)
-class Memory:
-    """What the director keeps beside the engine's own snapshot."""
-
-    names: dict[str, str]
-    """Display names by engine player."""
-    hands: dict[int, int] = field(default_factory=dict)
-    """The last hand number played at each table."""
-    homes: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Each table's (table id, channel id) in the front."""
-    away: set[str] = field(default_factory=set)
-    """Players sitting out (they move with it)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "names": self.names,
-            "hands": {str(n): hand for n, hand in self.hands.items()},
-            "homes": {str(n): list(home) for n, home in self.homes.items()},
-            "away": sorted(self.away),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Memory:
-        return cls(
-            dict(data["names"]),
-            {int(n): hand for n, hand in data["hands"].items()},
-            {int(n): (home[0], home[1]) for n, home in data["homes"].items()},
-            set(data["away"]),
-        )
 
 
 class TournamentDirector:
@@ -152,6 +113,10 @@ class TournamentDirector:
         """Tables between their hand's settlement and their own sync."""
         self._lock = asyncio.Lock()
         self._tick: TimerHandle | None = None
+        self.deal_offer: DealOffer | None = None
+        self._deal_hold = False
+        """A deal was asked for: no hand starts until it is taken or called off."""
+        self._accepted: dict[DealKind, set[int]] = {}
         self.done = asyncio.Event()
 
     @property
@@ -202,7 +167,7 @@ class TournamentDirector:
         async with self._lock:
             await self._advance_clock()
             engine, table_no = self.engine, table.table_no
-            if not engine.can_start_hand(table_no) or table_no in self._held:
+            if not engine.can_start_hand(table_no) or table_no in self._held or self._deal_hold:
                 return None
             self._sync(table)
             setup = engine.start_hand(table_no)
@@ -221,10 +186,12 @@ class TournamentDirector:
             self._held.add(table.table_no)
             events = self.engine.finish_hand(table.table_no, stacks)
             self.memory.hands[table.table_no] = table.hand_id
+            await self._save()
+            # After the save: a hand lost to a crash before it is voided, never kept twice.
             await self.storage.record_tournament_hand(
                 self.tournament_id, table.table_no, table.hand_id, level=setup.level, phh=phh
             )
-            await self._apply(events)
+            await self._apply(events, saved=True)
 
     def void(self, table: TournamentTable) -> dict[int, int]:
         """Forget the hand in play at ``table`` (a shutdown): the stacks from before it."""
@@ -252,9 +219,10 @@ class TournamentDirector:
     def _over(self) -> bool:
         return self.engine.phase is not Phase.RUNNING
 
-    async def _apply(self, events: list[TournamentEvent]) -> None:
+    async def _apply(self, events: list[TournamentEvent], *, saved: bool = False) -> None:
         """Save, tell the front, open and sync tables, then pay out if it is over (lock held)."""
-        await self._save()
+        if not saved:
+            await self._save()
         finished: TournamentFinished | None = None
         for event in events:
             match event:
@@ -324,6 +292,73 @@ class TournamentDirector:
             self._tick.cancel()
         await self._news(TournamentOver(tuple(placings), finished.by_deal))
         self._finish_if_done()
+
+    # ------------------------------------------------------------------ purchases and deals
+
+    async def buy(self, user_id: int, payment: EntryPayment) -> str:
+        """A rebuy, add-on or re-entry for a member, paid into the pool first; what happened,
+        in a sentence. Between hands only for the member's table (refused otherwise)."""
+        player = player_key(user_id, None)
+        async with self._lock:
+            entry = self.engine.entry_of(player)
+            number = entry.number if entry is not None else 0
+            count = _bought(self.engine, player, payment)
+            if not _may_buy(self.engine, player, number, payment):
+                raise TournamentRefusal(_NOT_NOW[payment])
+            key = f"tournament:{self.tournament_id}:{player}:{payment.value}:{count + 1}"
+            await self.storage.pay_tournament_entry(self.tournament_id, user_id, payment, key=key)
+            if payment is EntryPayment.REBUY:
+                events = self.engine.rebuy(number)
+            elif payment is EntryPayment.ADD_ON:
+                events = self.engine.add_on(number)
+            else:
+                events = self.engine.register(player)
+            await self._apply(events)
+        chips = self.engine.entry_of(player)
+        return f"Done: you have {chips.stack if chips else 0:,} chips."
+
+    async def offer_deal(self) -> DealOffer:
+        """ICM and chip-chop splits of the prizes left, from the stacks now. No hand starts
+        from the first ask until the deal is taken or called off; while one is in play, the
+        ask is refused (ask again when it ends: the stacks must be settled)."""
+        async with self._lock:
+            engine = self.engine
+            if self._over or engine.registration_open:
+                raise TournamentRefusal("A deal is made once registration has closed.")
+            if engine.players_left > MAX_DEAL_PLAYERS:
+                raise TournamentRefusal(f"A deal is for {MAX_DEAL_PLAYERS} players or fewer.")
+            self._deal_hold = True
+            if engine.busy:
+                raise TournamentRefusal("No new hand starts now: ask again when this one ends.")
+            if self.deal_offer is None:
+                self.deal_offer = deal_offer(engine, self.memory.names)
+                self._accepted = {}
+            return self.deal_offer
+
+    async def accept_deal(self, offer: DealOffer, user_id: int, kind: DealKind) -> bool:
+        """``user_id`` accepts ``kind`` of ``offer``; True when that made everyone agree and
+        the deal ended the tournament."""
+        async with self._lock:
+            if offer is not self.deal_offer:
+                raise TournamentRefusal("That deal is no longer on offer.")
+            if user_id not in offer.members:
+                raise TournamentRefusal("Only the players still in can accept a deal.")
+            if not offer.bots_accept(kind):
+                raise TournamentRefusal("The bots still in decline a chip-chop; ICM only.")
+            agreed = self._accepted.setdefault(kind, set())
+            agreed.add(user_id)
+            if agreed != offer.members:
+                return False
+            self.deal_offer, self._deal_hold = None, False
+            amounts = dict(zip(offer.entries, offer.split(kind).amounts, strict=True))
+            await self._apply(self.engine.deal(amounts))
+            return True
+
+    async def call_off_deal(self) -> None:
+        """No deal: the tables deal again."""
+        async with self._lock:
+            self.deal_offer, self._deal_hold = None, False
+            await self._rearrange()
 
     # ------------------------------------------------------------------ the clock
 
@@ -403,35 +438,36 @@ class TournamentDirector:
 
     def view(self) -> TournamentView:
         """The tournament message's facts."""
-        engine = self.engine
-        alive = engine.alive
-        where = engine.seating.where
-        leaders = sorted(alive, key=lambda e: (-e.stack, e.number))[:LEADERS]
-        standings = tuple(
-            Standing(
-                self.memory.names.get(e.player, e.player),
-                user_of(e.player),
-                e.stack,
-                (where(e.number) or (0, 0))[0],
-            )
-            for e in leaders
-        )
-        levels = engine.structure.levels
-        number = engine.level_number
-        following: Level | None = levels[number] if number < len(levels) else None
-        label = engine.structure.ante_kind
-        return TournamentView(
-            tournament_id=self.tournament_id,
-            name=engine.config.name,
-            level=number,
-            blinds=engine.level.label(label),
-            next_blinds=following.label(label) if following is not None else None,
-            next_change_at=engine.next_change_at,
-            on_break=engine.on_break,
-            players_left=engine.players_left,
-            entries=len(engine.entries),
-            average_stack=engine.chips_in_play // max(1, len(alive)),
-            leaders=standings,
-            prizes=engine.prizes(),
-            finished=self._over,
-        )
+        return tournament_view(self.tournament_id, self.engine, self.memory.names)
+
+
+_NOT_NOW = {
+    EntryPayment.REBUY: "No rebuy now: rebuys are for stacks at or below the starting stack, "
+    "between your hands, during the rebuy levels.",
+    EntryPayment.ADD_ON: "No add-on now: it is sold once, during the add-on break.",
+    EntryPayment.RE_ENTRY: "No re-entry now: only a busted player, during late registration.",
+}
+
+
+def _bought(engine: Tournament, player: str, payment: EntryPayment) -> int:
+    """How many of ``payment`` the player has bought so far (re-entries: entries - 1)."""
+    mine = [e for e in engine.entries.values() if e.player == player]
+    if payment is EntryPayment.REBUY:
+        return sum(e.rebuys for e in mine)
+    if payment is EntryPayment.ADD_ON:
+        return sum(e.add_ons for e in mine)
+    return max(0, len(mine) - 1)
+
+
+def _may_buy(engine: Tournament, player: str, entry: int, payment: EntryPayment) -> bool:
+    if payment is EntryPayment.REBUY:
+        return entry > 0 and engine.can_rebuy(entry)
+    if payment is EntryPayment.ADD_ON:
+        return entry > 0 and engine.can_add_on(entry)
+    used = sum(1 for e in engine.entries.values() if e.player == player)
+    return (
+        entry == 0
+        and 0 < used <= engine.structure.re_entries
+        and engine.registration_open
+        and len(engine.entries) < engine.config.max_entries
+    )

@@ -12,15 +12,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from storage.tournaments import LoadedTournament, TournamentEntry, TournamentKind, TournamentRow
-
 from bot.holdem.seating import BOT_NAMES, BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
-from bot.tournament.director import Memory, TournamentDirector, TournamentFront, player_key
+from bot.tournament.director import TournamentDirector, TournamentFront
+from bot.tournament.memory import Memory, player_key
 from engine.tournament.structure import Format, parse_structure
 from engine.tournament.tournament import Tournament, TournamentConfig
 from storage import Storage
+from storage.tournaments import LoadedTournament, TournamentEntry, TournamentKind, TournamentRow
 
 _log = logging.getLogger("felt.tournament")
 

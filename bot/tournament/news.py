@@ -3,9 +3,15 @@ standings (``TournamentView``), players moved between tables, busts and the resu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.tournament.memory import user_of
 from engine.tournament.seating import SeatReason
+from engine.tournament.tournament import Phase, Tournament
+
+LEADERS = 3
+"""How many chip leaders the tournament message shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +93,39 @@ class TournamentOver:
 
 
 TournamentNews = ClockChanged | PlayerMoved | PlayerBusted | TournamentOver
+
+
+def tournament_view(
+    tournament_id: int, engine: Tournament, names: Mapping[str, str]
+) -> TournamentView:
+    """The tournament message's facts from the engine's state."""
+    alive = engine.alive
+    leaders = sorted(alive, key=lambda e: (-e.stack, e.number))[:LEADERS]
+    standings = tuple(
+        Standing(
+            names.get(e.player, e.player),
+            user_of(e.player),
+            e.stack,
+            (engine.seating.where(e.number) or (0, 0))[0],
+        )
+        for e in leaders
+    )
+    levels = engine.structure.levels
+    number = engine.level_number
+    following = levels[number] if number < len(levels) else None
+    ante = engine.structure.ante_kind
+    return TournamentView(
+        tournament_id=tournament_id,
+        name=engine.config.name,
+        level=number,
+        blinds=engine.level.label(ante),
+        next_blinds=following.label(ante) if following is not None else None,
+        next_change_at=engine.next_change_at,
+        on_break=engine.on_break,
+        players_left=engine.players_left,
+        entries=len(engine.entries),
+        average_stack=engine.chips_in_play // max(1, len(alive)),
+        leaders=standings,
+        prizes=engine.prizes(),
+        finished=engine.phase is not Phase.RUNNING,
+    )

@@ -10,7 +10,7 @@ from storage.tournaments import TournamentKind, TournamentStatus
 
 from bot.holdem.errors import TableError
 from bot.holdem.events import HandDealt, PlayerSatOut
-from bot.tables.clock import ManualScheduler
+from bot.tables.clock import HaltableScheduler, ManualScheduler, Scheduler
 from bot.tournament.director import TournamentDirector
 from bot.tournament.launch import TournamentDirectors
 from bot.tournament.news import PlayerMoved, TournamentOver
@@ -65,7 +65,7 @@ def ranked_with_ties(places: list[int]) -> bool:
 
 
 def directors_for(
-    storage: Storage, scheduler: ManualScheduler, fronts: dict[int, RecordingFront]
+    storage: Storage, scheduler: Scheduler, fronts: dict[int, RecordingFront]
 ) -> TournamentDirectors:
     def front(row: object) -> RecordingFront:
         tournament_id = row.tournament_id  # type: ignore[attr-defined]
@@ -222,3 +222,40 @@ async def test_minute_levels_and_a_break_deal_nothing_until_the_break_ends(
     assert director.engine.level_number == 2
     assert len(recorder.of(HandDealt)) > before
     assert scheduler.now() - start > 300
+
+
+async def test_a_restart_mid_tournament_voids_the_hands_in_play_and_resumes_to_the_end(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(
+        storage, by_hands(4), kind=TournamentKind.MULTI_TABLE, seats=6, max_entries=20
+    )
+    first = HaltableScheduler(scheduler)
+    fronts: dict[int, RecordingFront] = {}
+    before = directors_for(storage, first, fronts)
+    await before.start(row.tournament_id)
+    crashed = before.running[row.tournament_id]
+    await scheduler.advance(40)
+    assert not crashed.done.is_set() and crashed.engine.busy, "hands are in play"
+    saved = await storage.load_tournament(row.tournament_id)
+    first.halt()  # the process dies: nothing more runs, nothing is voided in storage
+
+    second = HaltableScheduler(scheduler)
+    after_fronts: dict[int, RecordingFront] = {}
+    after = directors_for(storage, second, after_fronts)
+    assert await after.resume_all() == [row.tournament_id]
+    resumed = after.running[row.tournament_id]
+    after_fronts[row.tournament_id].director = resumed
+    assert saved.state is not None
+    restored, was = resumed.engine.to_dict(), saved.state["engine"]
+    for part in ("entries", "tables", "buttons", "bust_groups", "registration_open"):
+        assert restored[part] == was[part], part
+    assert resumed.memory.hands == crashed.memory.hands
+    assert resumed.engine.chips_in_play == resumed.engine.chips_issued
+    await scheduler.run_until_idle(limit=500_000)
+    assert resumed.done.is_set()
+    over = [n for n in after_fronts[row.tournament_id].news if isinstance(n, TournamentOver)]
+    assert len(over) == 1 and sum(p.prize for p in over[0].placings) == 20 * 100
+    assert (await storage.check()).ok
+    stored = await storage.get_tournament(row.tournament_id)
+    assert stored is not None and stored.status is TournamentStatus.FINISHED
