@@ -1,8 +1,9 @@
 """Starting and resuming tournament directors from storage: the lobby's ``TournamentRunner``.
 
-``TournamentDirectors.start`` freezes the field in storage (bots filling a Sit & Go are paid
-by the house there), registers every entry with the engine in registration order, draws the
-seats and opens the tables. ``resume_all`` rebuilds every running tournament after a restart
+``TournamentDirectors.start`` takes a tournament the lobby started (its field frozen in
+storage, bots filling a Sit & Go seated and paid by the house), registers every entry with the
+engine in registration order, draws the seats (seeded by the tournament's id) and opens the
+tables. ``resume_all`` rebuilds every running tournament after a restart
 from its saved state: the hand that was in play at each table is voided (the state was saved
 before it started), and the level clock runs on wall time, so it goes on where it is now.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from bot.holdem.seating import BOT_NAMES, BotFactory
+from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tournament.director import TournamentDirector, TournamentFront
@@ -47,15 +48,6 @@ def config_of(row: TournamentRow) -> TournamentConfig:
     )
 
 
-def bot_names(count: int) -> tuple[str, ...]:
-    """Names for ``count`` bots filling a field: the table bots' names, then numbered."""
-    return tuple(
-        BOT_NAMES[i % len(BOT_NAMES)]
-        + (f" {i // len(BOT_NAMES) + 1}" if i >= len(BOT_NAMES) else "")
-        for i in range(max(0, count))
-    )
-
-
 class TournamentDirectors:
     """Every running tournament of this process; implements ``TournamentRunner``."""
 
@@ -78,15 +70,17 @@ class TournamentDirectors:
         self._settings = settings or HoldemSettings(bots=0, between_hands_seconds=3.0)
 
     async def start(self, tournament_id: int) -> None:
-        """Start a registering tournament: freeze the field, draw, deal."""
-        row = await self.storage.get_tournament(tournament_id)
-        if row is None:
-            raise LookupError(f"there is no tournament {tournament_id}")
-        bots = bot_names(row.max_entries - row.entries) if row.bots_fill else ()
-        entries = await self.storage.start_tournament(tournament_id, bots=bots)
-        engine, memory = self._fresh(row, entries)
-        engine.start(self._scheduler.now())
-        await self._run(row, engine, memory, version=0)
+        """Run a tournament the lobby has just started in storage (``Storage.start_tournament``
+        froze the field and seated its bots): the draw and the first hands come from a timer,
+        so this returns at once."""
+
+        async def run() -> None:
+            try:
+                await self._resume(await self.storage.load_tournament(tournament_id))
+            except Exception:
+                _log.exception("tournament %s could not start; a restart resumes it", tournament_id)
+
+        self._scheduler.call_later(0.0, run)
 
     async def resume_all(self) -> list[int]:
         """Resume every running tournament of this process's guilds; their ids."""

@@ -9,15 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from storage.tournaments import TournamentKind, TournamentRow
-
 from bot.holdem.events import TableEvent
+from bot.holdem.seating import BOT_NAMES
 from bot.tournament.director import TableHome, TournamentDirector
 from bot.tournament.news import ClockChanged, TournamentNews
 from engine.bots import Personality
 from engine.holdem import Action, Call, Check, Fold, Hand, RaiseTo
 from engine.tournament.structure import Structure
 from storage import Storage
+from storage.tournaments import TournamentKind, TournamentRow
 from tests.bot.recorder import Recorder
 
 GUILD, LOBBY = 1000, 2000
@@ -107,3 +107,12 @@ async def new_tournament(
         await storage.admin_grant(GUILD, member, 1_000, actor_id=ALICE, key=f"grant-{member}")
         await storage.register_tournament(row.tournament_id, member, key=f"register-{member}")
     return row
+
+
+async def start_in_storage(storage: Storage, tournament_id: int) -> None:
+    """What the lobby does at the start: freeze the field, bots filling it when allowed."""
+    row = await storage.get_tournament(tournament_id)
+    assert row is not None
+    count = row.max_entries - row.entries if row.bots_fill else 0
+    names = [f"{BOT_NAMES[i % len(BOT_NAMES)]} {i // len(BOT_NAMES) + 1}" for i in range(count)]
+    await storage.start_tournament(tournament_id, bots=names)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from storage.tournaments import TournamentKind, TournamentStatus
 
 from bot.holdem.errors import TableError
 from bot.holdem.events import HandDealt, PlayerSatOut
@@ -18,6 +17,7 @@ from engine.tournament.seating import SeatReason
 from engine.tournament.structure import AnteKind, Break, Level, Structure
 from engine.tournament.tournament import Phase
 from storage import Storage
+from storage.tournaments import TournamentKind, TournamentStatus
 from tests.bot.tournament.support import (
     ALICE,
     BOB,
@@ -25,6 +25,7 @@ from tests.bot.tournament.support import (
     RecordingFront,
     new_tournament,
     pushers,
+    start_in_storage,
 )
 
 LADDER = ((10, 20), (20, 40), (40, 80), (75, 150), (150, 300), (300, 600), (600, 1200))
@@ -87,7 +88,9 @@ async def started(
     fronts: dict[int, RecordingFront] = {}
     directors = directors_for(storage, scheduler, fronts)
     front = fronts.setdefault(tournament_id, RecordingFront(tournament_id, invariants))
+    await start_in_storage(storage, tournament_id)
     await directors.start(tournament_id)
+    await scheduler.advance(0)
     director = directors.running[tournament_id]
     front.director = director
     return directors, director, front
@@ -233,7 +236,9 @@ async def test_a_restart_mid_tournament_voids_the_hands_in_play_and_resumes_to_t
     first = HaltableScheduler(scheduler)
     fronts: dict[int, RecordingFront] = {}
     before = directors_for(storage, first, fronts)
+    await start_in_storage(storage, row.tournament_id)
     await before.start(row.tournament_id)
+    await scheduler.advance(0)
     crashed = before.running[row.tournament_id]
     await scheduler.advance(40)
     assert not crashed.done.is_set() and crashed.engine.busy, "hands are in play"
