@@ -64,6 +64,10 @@ class HoldemTables:
             return None
         return table
 
+    def host(self, table: HoldemTable) -> None:
+        """Route a channel's commands and buttons to a table built elsewhere (a tournament's)."""
+        self._tables[table.channel_id] = table
+
     def require(self, channel_id: int) -> HoldemTable:
         """The open table in a channel, or ``NoTableError`` (each front says how to start one)."""
         table = self.get(channel_id)

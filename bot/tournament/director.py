@@ -77,6 +77,10 @@ class TournamentFront(Protocol):
         before a restart, to reuse."""
         ...
 
+    def hosted(self, table: TournamentTable) -> None:
+        """The table built for ``open_table``'s home (its commands and buttons go to it)."""
+        ...
+
     async def publish(self, news: TournamentNews) -> None: ...
 
 
@@ -157,6 +161,7 @@ class TournamentDirector:
         table.attach(self, table_no)
         table.show_level(self.engine.level)
         self.tables[table_no] = table
+        self._front.hosted(table)
         self._sync(table)
         return table
 

@@ -10,10 +10,11 @@ no tournament can start that nothing would run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -25,6 +26,7 @@ from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, tournament_settings
 from bot.discord.permissions import guild_member, is_admin, require_game_channel
 from bot.discord.replies import acknowledge, send_ephemeral
+from bot.discord.tournament.deal import DEAL_HANDLERS, DealButton
 from bot.discord.tournament.formatting import (
     describe_tournament_refusal,
     list_line,
@@ -33,6 +35,7 @@ from bot.discord.tournament.formatting import (
 from bot.discord.tournament.lobby import Lobby
 from bot.discord.tournament.lobby_buttons import HANDLERS, LobbyAction, LobbyButton, lobby_view
 from bot.discord.tournament.options import plan_tournament
+from bot.discord.tournament.running import DiscordTournaments
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tournament.lobby_hooks import TournamentRunner
 from engine.tournament.structure import PRESET_NAMES
@@ -71,6 +74,7 @@ class Tournaments(commands.Cog):
         self.runner = runner
         self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
         self.lobby: Lobby | None = None
+        self._resuming: asyncio.Task[None] | None = None
 
     @property
     def storage(self) -> Storage:
@@ -78,7 +82,10 @@ class Tournaments(commands.Cog):
 
     async def cog_load(self) -> None:
         HANDLERS.register(self.bot, self)
-        self.bot.add_dynamic_items(LobbyButton)
+        self.bot.add_dynamic_items(LobbyButton, DealButton)
+        if isinstance(self.runner, DiscordTournaments) and self.bot.has_storage:
+            DEAL_HANDLERS.register(self.bot, self.runner)
+            self._resuming = asyncio.create_task(self.runner.resume_all())
         self.bot.error_router.register_refusal(TournamentError, describe_tournament_refusal)
         if self.runner is not None and self.bot.has_storage:
             self.lobby = Lobby(self.storage, self.scheduler, self.runner, self)
@@ -86,7 +93,10 @@ class Tournaments(commands.Cog):
 
     async def cog_unload(self) -> None:
         HANDLERS.unregister(self.bot)
-        self.bot.remove_dynamic_items(LobbyButton)
+        DEAL_HANDLERS.unregister(self.bot)
+        self.bot.remove_dynamic_items(LobbyButton, DealButton)
+        if isinstance(self.runner, DiscordTournaments):
+            self.runner.halt()
         if self.lobby is not None:
             self.lobby.stop()
         self.scheduler.halt()
@@ -318,7 +328,41 @@ class Tournaments(commands.Cog):
         )
         await lobby.refresh(row.tournament_id)
 
+    # ----- the running tournament (bot/discord/tournament/running.py) ---------------------------
+
+    def _running(self) -> DiscordTournaments:
+        if not isinstance(self.runner, DiscordTournaments):
+            raise Refusal(NO_DIRECTOR)
+        return self.runner
+
+    @tournament.command(name="buy", description="Rebuy, add-on or re-entry (pays a buy-in).")
+    @app_commands.describe(
+        what="rebuy (stack at or below the start), addon (at the add-on break), reentry",
+        tournament="The tournament's number (default: the one running here)",
+    )
+    async def buy(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        what: Literal["rebuy", "addon", "reentry"],
+        tournament: int | None = None,
+    ) -> None:
+        member = guild_member(interaction)
+        running = self._running()
+        row = await self._chosen(member.guild.id, tournament, (TournamentStatus.RUNNING,))
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        said = await running.buy(row.tournament_id, member.id, what)
+        await interaction.followup.send(said, ephemeral=True)
+
+    @tournament.command(name="deal", description="Offer the players left an ICM or chip-chop deal.")
+    @app_commands.describe(tournament="The tournament's number (default: the one running here)")
+    async def deal(
+        self, interaction: discord.Interaction[FeltBot], tournament: int | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        running = self._running()
+        row = await self._chosen(member.guild.id, tournament, (TournamentStatus.RUNNING,))
+        await running.offer_deal(interaction, row.tournament_id)
+
 
 async def setup(bot: FeltBot) -> None:
-    # The director (trun's branch) is passed here as ``runner=`` once it lands.
-    await bot.add_cog(Tournaments(bot))
+    await bot.add_cog(Tournaments(bot, runner=DiscordTournaments(bot)))

@@ -13,6 +13,7 @@ from bot.holdem.events import TableEvent
 from bot.holdem.seating import BOT_NAMES
 from bot.tournament.director import TableHome, TournamentDirector
 from bot.tournament.news import ClockChanged, TournamentNews
+from bot.tournament.table import TournamentTable
 from engine.bots import Personality
 from engine.holdem import Action, Call, Check, Fold, Hand, RaiseTo
 from engine.tournament.structure import Structure
@@ -62,11 +63,15 @@ class RecordingFront:
     tables: dict[int, Recorder[TableEvent]] = field(default_factory=dict)
     news: list[TournamentNews] = field(default_factory=list)
     checks: int = 0
+    hosts: dict[int, TournamentTable] = field(default_factory=dict)
 
     async def open_table(self, table_no: int, known: tuple[int, int] | None) -> TableHome:
         recorder = self.tables.setdefault(table_no, Recorder())
         table_id = self.tournament_id * 100 + table_no
         return TableHome(table_id, 9000 + table_id, recorder)
+
+    def hosted(self, table: TournamentTable) -> None:
+        self.hosts[table.table_no] = table
 
     async def publish(self, news: TournamentNews) -> None:
         self.news.append(news)

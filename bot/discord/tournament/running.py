@@ -1,0 +1,227 @@
+"""Running tournaments in Discord: the director (``bot.tournament``) with each table in its own
+thread of the lobby channel, the tournament message, and the deal and buy commands' work.
+
+A tournament table is a Hold'em table: its thread gets the Hold'em cog's ``TablePresenter`` and
+the table is hosted by the Hold'em cog's ``HoldemTables`` for that thread, so the table
+message, hole-card DMs, action buttons and ``/holdem cards|sitout|back|leave`` work there as at
+a cash table (``leave`` blinds the player away). Players moved by balancing, a table's break or
+the final-table redraw are mentioned in their new thread. At shutdown the Hold'em cog suspends
+these tables with its own (their hands voided); at the next start, ``resume_all`` waits for the
+bot to be ready and resumes every running tournament in the threads it had.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord.client import FeltBot
+from bot.discord.errors import Refusal
+from bot.discord.holdem.presenter import TablePresenter
+from bot.discord.tournament.clock_message import ClockMessage, ordinal
+from bot.discord.tournament.deal import NO_DEAL, deal_text, deal_view
+from bot.holdem.bots import TABLE_BOTS
+from bot.holdem.seating import BotFactory
+from bot.holdem.settings import HoldemSettings
+from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tournament.deals import DealKind
+from bot.tournament.director import TableHome, TournamentDirector
+from bot.tournament.launch import TournamentDirectors
+from bot.tournament.news import (
+    ClockChanged,
+    PlayerBusted,
+    PlayerMoved,
+    TournamentNews,
+    TournamentOver,
+)
+from bot.tournament.table import TournamentTable
+from engine.tournament.seating import SeatReason
+from storage.tournaments import EntryPayment, TournamentRow
+
+_log = logging.getLogger("felt.discord.tournament")
+
+WHY_MOVED = {
+    SeatReason.BALANCE: "to balance the tables",
+    SeatReason.BREAK: "because your table broke",
+    SeatReason.FINAL_TABLE: "for the final table",
+    SeatReason.DRAW: "by the draw",
+}
+
+
+class ThreadFront:
+    """One tournament's Discord presence: a thread per table, messages in the lobby channel."""
+
+    def __init__(self, client: FeltBot, row: TournamentRow, scheduler: Scheduler) -> None:
+        self.client = client
+        self.row = row
+        self.threads: dict[int, int] = {}
+        self.clock = ClockMessage(client, row.guild_id, row.channel_id, scheduler)
+
+    def _holdem(self) -> Any:
+        # The Hold'em cog draws and routes every Hold'em table; tournament tables are no other.
+        from bot.discord.cogs.holdem import Holdem  # noqa: PLC0415
+
+        cog = self.client.get_cog(Holdem.__cog_name__)
+        if not isinstance(cog, Holdem):
+            raise RuntimeError("tournament tables need the Hold'em cog")
+        return cog
+
+    async def open_table(self, table_no: int, known: tuple[int, int] | None) -> TableHome:
+        holdem = self._holdem()
+        if known is not None:
+            thread_id = known[1]
+        else:
+            thread_id = await self._new_thread(table_no)
+        self.threads[table_no] = thread_id
+        setup = holdem.presenter_setup(self.row.guild_id, thread_id)
+        presenter = holdem.adopt(TablePresenter(setup, on_closed=holdem.forget))
+        return TableHome(thread_id, thread_id, presenter)
+
+    async def _new_thread(self, table_no: int) -> int:
+        channel = self.client.get_channel(self.row.channel_id)
+        if channel is None:
+            channel = await self.client.fetch_channel(self.row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise RuntimeError(f"tournament {self.row.tournament_id}: its channel has no threads")
+        thread = await channel.create_thread(
+            name=f"{self.row.name} · table {table_no}",
+            type=discord.ChannelType.public_thread,
+        )
+        return thread.id
+
+    def hosted(self, table: TournamentTable) -> None:
+        manager = self._holdem().tables
+        if manager is not None:
+            manager.host(table)
+
+    async def publish(self, news: TournamentNews) -> None:
+        match news:
+            case ClockChanged(view=view):
+                await self.clock.show(view)
+            case PlayerMoved(user_id=user_id, table=table, seat=seat, reason=reason):
+                if user_id is None:
+                    return
+                where = self.threads.get(table, self.row.channel_id)
+                await self._post(
+                    where,
+                    f"<@{user_id}> you were moved here {WHY_MOVED[reason]}: table {table}, "
+                    f"seat {seat}. Your seat is ready.",
+                )
+            case PlayerBusted(name=name, place=place):
+                await self._post(self.row.channel_id, f"{name} finishes {ordinal(place)}.")
+            case TournamentOver(placings=placings, by_deal=by_deal):
+                paid = [p for p in placings if p.prize]
+                lines = [f"🏆 **{self.row.name}** is over" + (" by a deal." if by_deal else ".")]
+                lines += [f"{ordinal(p.place)}: {p.name} — {p.prize:,} chips" for p in paid]
+                await self._post(self.row.channel_id, "\n".join(lines))
+
+    async def _post(self, channel_id: int, text: str) -> None:
+        channel = self.client.get_partial_messageable(channel_id, guild_id=self.row.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException:
+            _log.warning("could not post tournament news", exc_info=True)
+
+
+class DiscordTournaments:
+    """The ``TournamentRunner`` the tournament cog is given: every running tournament here."""
+
+    def __init__(
+        self,
+        client: FeltBot,
+        *,
+        bots: BotFactory = TABLE_BOTS,
+        scheduler: Scheduler | None = None,
+        settings: HoldemSettings | None = None,
+    ) -> None:
+        self.client = client
+        self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
+        self._bots = bots
+        self._settings = settings
+        self._directors: TournamentDirectors | None = None
+
+    @property
+    def directors(self) -> TournamentDirectors:
+        if self._directors is None:
+            self._directors = TournamentDirectors(
+                storage=self.client.storage,
+                scheduler=self.scheduler,
+                fronts=lambda row: ThreadFront(self.client, row, self.scheduler),
+                bots=self._bots,
+                names=self._name,
+                settings=self._settings,
+            )
+        return self._directors
+
+    def _name(self, guild_id: int, user_id: int) -> str:
+        guild = self.client.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        return member.display_name if member is not None else f"Player {user_id}"
+
+    async def start(self, tournament_id: int) -> None:
+        await self.directors.start(tournament_id)
+
+    async def resume_all(self) -> None:
+        """After a restart: once the bot is ready (the Hold'em cog loaded), resume them all."""
+        await self.client.wait_until_ready()
+        resumed = await self.directors.resume_all()
+        if resumed:
+            _log.info("resumed tournaments", extra={"tournaments": resumed})
+
+    def halt(self) -> None:
+        self.scheduler.halt()
+
+    def director(self, tournament_id: int) -> TournamentDirector:
+        director = self.directors.running.get(tournament_id)
+        if director is None or director.done.is_set():
+            raise Refusal(f"Tournament #{tournament_id} is not running here.")
+        return director
+
+    # ----- /tournament buy and /tournament deal ------------------------------------------------
+
+    async def buy(self, tournament_id: int, user_id: int, what: str) -> str:
+        return await self.director(tournament_id).buy(user_id, EntryPayment(what))
+
+    async def offer_deal(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
+        director = self.director(tournament_id)
+        user = interaction.user.id
+        if director.engine.entry_of(f"u{user}") is None:
+            raise Refusal("Only a player still in can ask for a deal.")
+        offer = await director.offer_deal()
+        await interaction.response.send_message(
+            deal_text(offer, director.engine.config.name),
+            view=deal_view(tournament_id, offer),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def on_deal_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, choice: str
+    ) -> None:
+        director = self.director(tournament_id)
+        offer = director.deal_offer
+        user = interaction.user.id
+        if offer is None:
+            raise Refusal("That deal is no longer on offer.")
+        if user not in offer.members:
+            raise Refusal("Only the players still in can answer a deal.")
+        if choice == NO_DEAL:
+            await director.call_off_deal()
+            await interaction.response.edit_message(
+                content=f"No deal ({interaction.user.display_name} declined): play goes on.",
+                view=None,
+            )
+            return
+        kind = DealKind(choice)
+        if await director.accept_deal(offer, user, kind):
+            await interaction.response.edit_message(
+                content=deal_text(offer, director.engine.config.name)
+                + f"\n✅ Everyone accepted the {kind.value} split: prizes are paid.",
+                view=None,
+            )
+            return
+        await interaction.response.send_message(
+            "You accept. The deal applies when every player still in accepts it.",
+            ephemeral=True,
+        )
