@@ -28,7 +28,7 @@ def ordinal(place: int) -> str:
 
 def tournament_text(view: TournamentView) -> str:
     """The tournament message's text."""
-    lines = [f"🏆 **{view.name}** (#{view.tournament_id})"]
+    lines = [f"⏱️ **{view.name}** (#{view.tournament_id})"]
     if view.finished:
         lines.append("The tournament is over.")
     elif view.on_break:

@@ -113,7 +113,7 @@ class ThreadFront:
                 await self._post(self.row.channel_id, f"{name} finishes {ordinal(place)}.")
             case TournamentOver(placings=placings, by_deal=by_deal):
                 paid = [p for p in placings if p.prize]
-                lines = [f"🏆 **{self.row.name}** is over" + (" by a deal." if by_deal else ".")]
+                lines = [f"🥇 **{self.row.name}** is over" + (" by a deal." if by_deal else ".")]
                 lines += [f"{ordinal(p.place)}: {p.name} — {p.prize:,} chips" for p in paid]
                 await self._post(self.row.channel_id, "\n".join(lines))
 
