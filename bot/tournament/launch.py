@@ -63,6 +63,9 @@ class TournamentDirectors:
     ) -> None:
         self.storage = storage
         self.running: dict[int, TournamentDirector] = {}
+        self._claimed: set[int] = set()
+        """Tournaments this process runs or is opening: claimed before any await, so a start
+        and the resume at startup never open one twice."""
         self._scheduler = scheduler
         self._fronts = fronts
         self._bots = bots
@@ -73,6 +76,10 @@ class TournamentDirectors:
         """Run a tournament the lobby has just started in storage (``Storage.start_tournament``
         froze the field and seated its bots): the draw and the first hands come from a timer,
         so this returns at once."""
+
+        if tournament_id in self._claimed:
+            return
+        self._claimed.add(tournament_id)
 
         async def run() -> None:
             try:
@@ -86,8 +93,9 @@ class TournamentDirectors:
         """Resume every running tournament of this process's guilds; their ids."""
         resumed: list[int] = []
         for loaded in await self.storage.running_tournaments():
-            if loaded.tournament.tournament_id in self.running:
+            if loaded.tournament.tournament_id in self._claimed:
                 continue
+            self._claimed.add(loaded.tournament.tournament_id)
             try:
                 await self._resume(loaded)
             except Exception:

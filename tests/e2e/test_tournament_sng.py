@@ -44,7 +44,9 @@ class Running:
         return self.runner.directors.running.get(tournament_id)
 
 
-async def start(fake: FakeDiscord, start_bot: StartBot) -> Running:
+async def start(
+    fake: FakeDiscord, start_bot: StartBot, settings: HoldemSettings = QUICK
+) -> Running:
     tables = SteppedScheduler()
     lobby_clock = ManualScheduler(fake.clock.now())
     runners: list[DiscordTournaments] = []
@@ -58,7 +60,7 @@ async def start(fake: FakeDiscord, start_bot: StartBot) -> Running:
                       tap=tap, linger=0.0)  # fmt: skip
 
     def tournaments(bot: FeltBot) -> Tournaments:
-        runner = DiscordTournaments(bot, bots=pushers, scheduler=tables, settings=QUICK)
+        runner = DiscordTournaments(bot, bots=pushers, scheduler=tables, settings=settings)
         runners.append(runner)
         return Tournaments(bot, runner=runner, scheduler=lobby_clock)
 
@@ -89,9 +91,17 @@ def offer(
     return None
 
 
-async def play_out(run: Running, tournament_id: int, members: Sequence[FakeMember]) -> int:
-    """The members check or call in their threads until the tournament is over; how many
-    clicks that took."""
+async def play_out(
+    run: Running,
+    tournament_id: int,
+    members: Sequence[FakeMember],
+    *,
+    clicks_at_most: int | None = None,
+    level_up_every: int | None = None,
+) -> int:
+    """The members check or call in their threads until the tournament is over (or after
+    ``clicks_at_most`` clicks); every ``level_up_every`` clicks the tables' clock jumps 20 s
+    (levels by minutes move on). How many clicks that took."""
     fake = run.fake
     found: list[tuple[FakeMember, Any]] = []
 
@@ -108,9 +118,12 @@ async def play_out(run: Running, tournament_id: int, members: Sequence[FakeMembe
     clicks = 0
     while True:
         await fake.wait_until(ready, within=60, what="a member's turn or the end")
-        if not found:
+        if not found or clicks == clicks_at_most:
             return clicks
         clicks += 1
+        if level_up_every and clicks % level_up_every == 0:
+            await run.tables.advance(20)
+            continue
         member, (message, table, ref) = found[0]
         clicked = await fake.click(member, message, label=passive(message))
         await clicked.wait_answered()
