@@ -41,6 +41,7 @@ from engine.tournament.seating import SeatReason
 from storage.tournaments import EntryPayment, TournamentRow
 
 _log = logging.getLogger("felt.discord.tournament")
+HOLDEM_COG = "Holdem"
 
 WHY_MOVED = {
     SeatReason.BALANCE: "to balance the tables",
@@ -61,10 +62,9 @@ class ThreadFront:
 
     def _holdem(self) -> Any:
         # The Hold'em cog draws and routes every Hold'em table; tournament tables are no other.
-        from bot.discord.cogs.holdem import Holdem  # noqa: PLC0415
-
-        cog = self.client.get_cog(Holdem.__cog_name__)
-        if not isinstance(cog, Holdem):
+        # Found by name, not class: an extension reloaded is a new module with a new class.
+        cog = self.client.get_cog(HOLDEM_COG)
+        if cog is None or not hasattr(cog, "presenter_setup"):
             raise RuntimeError("tournament tables need the Hold'em cog")
         return cog
 
