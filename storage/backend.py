@@ -54,6 +54,17 @@ class Transaction(Protocol):
         """The first column of the first row, or None when there is no row."""
         ...
 
+    def send(self, sql: str, params: Params = ()) -> None:
+        """Run a statement whose answer the body does not need. A backend may hold it back and
+        send it with the next statement whose answer is needed, or with the commit: an error it
+        meets is raised there at the latest, and undoes the whole transaction all the same."""
+        ...
+
+    def ask(self, sql: str, params: Params = ()) -> Answer:
+        """Start a query whose rows the body reads later, so that several queries (and the
+        statements sent before them) reach the server in one round trip."""
+        ...
+
     def lock_guild(self, guild_id: int) -> None:
         """Wait until no other write transaction touching this guild is open, and keep the
         others waiting until this one ends. Every row a write changes belongs to one guild (or
@@ -70,6 +81,29 @@ class Transaction(Protocol):
         """Make the ids ``table`` assigns next follow the largest ``column`` stored (after rows
         were inserted with their ids, by ``felt db copy``)."""
         ...
+
+
+class Answer:
+    """The rows of a query started with :meth:`Transaction.ask`, fetched when first read."""
+
+    __slots__ = ("_fetch", "_rows")
+
+    def __init__(self, fetch: Callable[[], list[Row]]) -> None:
+        self._fetch = fetch
+        self._rows: list[Row] | None = None
+
+    def all(self) -> list[Row]:
+        if self._rows is None:
+            self._rows = self._fetch()
+        return self._rows
+
+    def one(self) -> Row | None:
+        rows = self.all()
+        return rows[0] if rows else None
+
+    def value(self) -> Any:
+        row = self.one()
+        return None if row is None else row[0]
 
 
 class RowReader:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from storage.backend import Transaction
+from storage.backend import Answer, Transaction
 from storage.errors import (
     AlreadySeated,
     AlreadySettled,
@@ -29,7 +29,7 @@ from storage.errors import (
     UnknownHand,
     UnknownTable,
 )
-from storage.ledger import Work, parse_time, require_amount, require_text
+from storage.ledger import GuildRow, Work, parse_time, require_amount, require_text
 from storage.models import (
     MAX_CHIPS,
     AccountKind,
@@ -376,6 +376,66 @@ def _running_hand(work: Work, table_id: int, hand_id: int) -> list[_HandSeatRow]
     return [_HandSeatRow(int(r[0]), int(r[1]), int(r[2]), r[3], int(r[4])) for r in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class SettlementReads:
+    """What settling a hand reads, asked for up front so that it reaches the server in one
+    trip with the guild lock and the replay check (:func:`ask_settlement`)."""
+
+    table: Answer
+    status: Answer
+    seats: Answer
+    guild: Answer
+
+
+def ask_settlement(tx: Transaction, table_id: int, hand_id: int) -> SettlementReads:
+    """Start the reads :func:`settle_hand` needs (the seats with their balances, and the
+    guild's house account and current season found through the table)."""
+    return SettlementReads(
+        tx.ask(
+            "SELECT guild_id, channel_id, status FROM poker_tables WHERE table_id = ?",
+            (table_id,),
+        ),
+        tx.ask("SELECT status FROM hands WHERE table_id = ? AND hand_id = ?", (table_id, hand_id)),
+        tx.ask(
+            "SELECT hs.seat_no, hs.seat_id, s.account_id, s.user_id, hs.start_stack, a.balance "
+            "FROM hand_seats hs JOIN seats s ON s.seat_id = hs.seat_id "
+            "JOIN accounts a ON a.account_id = s.account_id "
+            "WHERE hs.table_id = ? AND hs.hand_id = ? ORDER BY hs.seat_no",
+            (table_id, hand_id),
+        ),
+        tx.ask(
+            "SELECT t.guild_id, a.account_id, s.season_id, s.number FROM poker_tables t "
+            "JOIN accounts a ON a.guild_id = t.guild_id AND a.kind = 'house' "
+            "JOIN seasons s ON s.guild_id = t.guild_id AND s.ended_at IS NULL "
+            "WHERE t.table_id = ?",
+            (table_id,),
+        ),
+    )
+
+
+def _settling(
+    work: Work, table_id: int, hand_id: int, reads: SettlementReads
+) -> tuple[_Table, list[_HandSeatRow], dict[int, int]]:
+    """The table, the hand's seats and their accounts' balances, refused as
+    :func:`_running_hand` refuses."""
+    require_hand_id(hand_id)
+    found = reads.table.one()
+    if found is None:
+        raise UnknownTable(table_id)
+    table = _Table(table_id, int(found[0]), int(found[1]), TableStatus(found[2]))
+    status = reads.status.value()
+    if status is None:
+        raise UnknownHand(table_id, hand_id)
+    if status != HandStatus.IN_PROGRESS.value:
+        raise AlreadySettled(f"Hand #{hand_id}", str(status).replace("_", " "))
+    rows = reads.seats.all()
+    seats = [_HandSeatRow(int(r[0]), int(r[1]), int(r[2]), r[3], int(r[4])) for r in rows]
+    guild = reads.guild.one()
+    if guild is not None:
+        work.remember_guild(GuildRow(int(guild[0]), int(guild[1]), int(guild[2]), int(guild[3])))
+    return table, seats, {int(r[2]): int(r[5]) for r in rows}
+
+
 def settle_hand(
     work: Work,
     table_id: int,
@@ -385,18 +445,24 @@ def settle_hand(
     phh: str,
     results: Mapping[int, SeatResult],
     counts: Mapping[int, Mapping[str, int]] | None = None,
+    reads: SettlementReads | None = None,
 ) -> SettledHand:
     """Apply a finished hand: each seat's stack becomes its final stack, in one transaction.
 
     ``counts`` are the hand's statistics by seat (``storage.player_counts``); the members' are
-    added to their running totals in the same transaction (bots keep none).
+    added to their running totals in the same transaction (bots keep none). ``reads`` are the
+    reads :func:`ask_settlement` started (asked here when not given).
 
     Refused when the hand is not in progress, when the final stacks name other seats than the
     hand was dealt to, or when they do not add up to the starting stacks.
+
+    Every read happens first and every write is sent (:meth:`Transaction.send`), so on
+    PostgreSQL a settlement is one round trip for the lock and the reads and one for the
+    writes and the commit.
     """
-    table = _table(work.tx, table_id, must_be_open=False)
+    asked = reads if reads is not None else ask_settlement(work.tx, table_id, hand_id)
+    table, seats, balances = _settling(work, table_id, hand_id, asked)
     work.guild_id, work.table_id, work.hand_id = table.guild_id, table_id, hand_id
-    seats = _running_hand(work, table_id, hand_id)
     require_text(phh, "The hand history", limit=MAX_PHH_CHARS)
     _check_settlement(hand_id, seats, final_stacks, results)
     counted = _checked_counts(seats, counts)
@@ -409,7 +475,14 @@ def settle_hand(
         delta = final - seat.start_stack
         deltas[seat.seat_no] = delta
         if delta:
-            work.move(table.guild_id, seat.account_id, delta, LedgerKind.HAND_RESULT, seat.user_id)
+            work.send_move(
+                table.guild_id,
+                seat.account_id,
+                balances[seat.account_id],
+                delta,
+                LedgerKind.HAND_RESULT,
+                seat.user_id,
+            )
         result = results.get(seat.seat_no, SeatResult())
         updates.append((final, int(result.won), result.pot_won, table_id, hand_id, seat.seat_no))
         if seat.user_id is not None:
@@ -427,7 +500,7 @@ def settle_hand(
         "WHERE table_id = ? AND hand_id = ? AND seat_no = ?",
         updates,
     )
-    work.tx.execute(
+    work.tx.send(
         "UPDATE hands SET status = 'settled', ended_at = ?, phh = ?, season_id = ? "
         "WHERE table_id = ? AND hand_id = ?",
         (work.stamp, phh, season_id, table_id, hand_id),

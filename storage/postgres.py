@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import TypeVar
 
 import psycopg
-from psycopg import errors, sql
+from psycopg import Pipeline, errors, sql
 from psycopg.adapt import Buffer, Loader
 
-from storage.backend import Params, Row, RowReader, Transaction, redact
+from storage.backend import Answer, Params, Row, RowReader, Transaction, redact
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -129,48 +129,107 @@ class _WholeNumberLoader(Loader):
 
 
 class PostgresTransaction(RowReader):
-    """A :class:`storage.backend.Transaction` over a psycopg cursor inside ``BEGIN``."""
+    """A :class:`storage.backend.Transaction` over a psycopg cursor inside ``BEGIN``.
 
-    __slots__ = ("_cursor", "_locked")
+    Statements run one round trip each until the body first calls :meth:`send` or :meth:`ask`;
+    from then on the connection is in pipeline mode: sent statements and started queries queue
+    up and reach the server together when an answer is needed, and the commit rides with the
+    statements sent last (a settlement is two round trips after ``BEGIN``; see
+    ``storage/holdem.py::settle_hand``)."""
 
-    def __init__(self, cursor: psycopg.Cursor[Row]) -> None:
+    __slots__ = ("_begin", "_cursor", "_locked", "_mode", "_pipeline", "committing")
+
+    def __init__(self, cursor: psycopg.Cursor[Row], begin: str) -> None:
         self._cursor = cursor
+        self._begin: str | None = begin
+        """Sent with the first statement (so it shares that statement's round trip when the
+        body starts by sending or asking)."""
         self._locked: set[int] = set()
+        self._pipeline: Pipeline | None = None
+        self._mode: contextlib.ExitStack | None = None
+        self.committing = False
+        """COMMIT was sent: from then on a lost connection may have committed."""
+
+    def _start(self, *, pipelined: bool = False) -> None:
+        if pipelined and self._mode is None:
+            self._mode = contextlib.ExitStack()
+            self._pipeline = self._mode.enter_context(self._cursor.connection.pipeline())
+        if self._begin is not None:
+            self._cursor.execute(self._begin)
+            self._begin = None
 
     def execute(self, sql: str, params: Params = ()) -> int:
+        self._start()
         self._cursor.execute(translate(sql), params)
+        if self._pipeline is not None:
+            self._pipeline.sync()  # the row count comes with the answer
         return self._cursor.rowcount
 
     def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        self._start()
         self._cursor.executemany(translate(sql), rows)
 
     def one(self, sql: str, params: Params = ()) -> Row | None:
+        self._start()
         self._cursor.execute(translate(sql), params)
         return self._cursor.fetchone()
 
     def all(self, sql: str, params: Params = ()) -> list[Row]:
+        self._start()
         self._cursor.execute(translate(sql), params)
         return self._cursor.fetchall()
+
+    def send(self, sql: str, params: Params = ()) -> None:
+        self._start(pipelined=True)
+        self._cursor.execute(translate(sql), params)
+
+    def ask(self, sql: str, params: Params = ()) -> Answer:
+        self._start(pipelined=True)
+        # A cursor of its own: in pipeline mode each cursor keeps its last statement's rows.
+        cursor = self._cursor.connection.cursor()
+        cursor.execute(translate(sql), params)
+
+        def fetch() -> list[Row]:
+            with cursor:
+                return cursor.fetchall()
+
+        return Answer(fetch)
+
+    def commit(self) -> None:
+        """COMMIT, with whatever was sent and not yet answered; raise what any of it met."""
+        if self._begin is not None:
+            return  # the body ran no statement: there is no transaction
+        self.committing = True
+        self._cursor.execute("COMMIT")
+        mode, self._mode, self._pipeline = self._mode, None, None
+        if mode is not None:
+            mode.close()
+
+    def abandon(self) -> None:
+        """Leave pipeline mode after an error (the caller rolls back)."""
+        mode, self._mode, self._pipeline = self._mode, None, None
+        if mode is not None:
+            with contextlib.suppress(psycopg.Error):
+                error = psycopg.Error("abandoned")
+                mode.__exit__(type(error), error, None)
 
     def lock_guild(self, guild_id: int) -> None:
         if guild_id in self._locked:
             return
-        self._cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, guild_lock_key(guild_id))
-        )
+        self.send("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_CLASS, guild_lock_key(guild_id)))
         self._locked.add(guild_id)
 
     def lock_guild_of(self, query: str, params: Params = ()) -> None:
-        self._cursor.execute(
-            f"SELECT found.guild_id, pg_advisory_xact_lock({LOCK_CLASS}, "
-            f"(found.guild_id %% {LOCK_MODULUS})::integer) "
-            f"FROM ({translate(query)}) AS found (guild_id)",
+        # Sent, not waited for: the lock is taken before the body's first read, which carries
+        # it to the server (nothing is read before the lock is held, the server runs in order).
+        self.send(
+            f"SELECT pg_advisory_xact_lock({LOCK_CLASS}, "
+            f"(found.guild_id % {LOCK_MODULUS})::integer) FROM ({query}) AS found (guild_id)",
             params,
         )
-        for row in self._cursor.fetchall():
-            self._locked.add(int(row[0]))
 
     def restart_ids(self, table: str, column: str) -> None:
+        self._start()
         self._cursor.execute(
             sql.SQL(
                 "SELECT setval(pg_get_serial_sequence({name}, {column_name}), "
@@ -229,9 +288,10 @@ def _run_transaction(slot: _Slot, begin: str, body: Callable[[Transaction], R]) 
     run it again after a deadlock or a concurrent duplicate key (a body has no other effects).
 
     A connection the server dropped while it sat in the pool (a restart, an idle timeout) fails
-    at ``begin``, before anything was sent for this transaction: it is reopened once and the
-    transaction run on the new one. A connection lost later raises :class:`DatabaseFailure`: the
-    commit may or may not have happened, and a retry with the same key tells which.
+    before COMMIT was sent (``begin`` itself travels with the body's first statement): it is
+    reopened once and the transaction run on the new one. A connection lost after COMMIT was
+    sent raises :class:`DatabaseFailure`: the commit may or may not have happened, and a retry
+    with the same key tells which.
     """
     attempt = 1
     reopened = False
@@ -239,18 +299,21 @@ def _run_transaction(slot: _Slot, begin: str, body: Callable[[Transaction], R]) 
         try:
             connection = slot.connection()
             with connection.cursor() as cursor:
+                transaction = PostgresTransaction(cursor, begin)
                 try:
-                    cursor.execute(begin)
-                except psycopg.OperationalError:
-                    if reopened or not (connection.closed or connection.broken):
-                        raise
-                    reopened = True
-                    continue
-                try:
-                    result = body(PostgresTransaction(cursor))
-                    cursor.execute("COMMIT")
-                except BaseException:
+                    result = body(transaction)
+                    transaction.commit()
+                except BaseException as error:
+                    transaction.abandon()
                     _rollback(connection)
+                    if (
+                        isinstance(error, psycopg.OperationalError)
+                        and not transaction.committing
+                        and not reopened
+                        and (connection.closed or connection.broken)
+                    ):
+                        reopened = True  # nothing can have been committed: run it again
+                        continue
                     raise
             return result
         except _RETRIED as error:

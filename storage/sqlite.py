@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from storage.backend import Params, Row, RowReader, Transaction
+from storage.backend import Answer, Params, Row, RowReader, Transaction
 from storage.errors import (
     DatabaseBusy,
     DatabaseFailure,
@@ -148,6 +148,14 @@ class SqliteTransaction(RowReader):
 
     def all(self, sql: str, params: Params = ()) -> list[Row]:
         return [tuple(row) for row in self._connection.execute(sql, params).fetchall()]
+
+    def send(self, sql: str, params: Params = ()) -> None:
+        """Run at once: SQLite is in this process, a statement costs no round trip."""
+        self._connection.execute(sql, params)
+
+    def ask(self, sql: str, params: Params = ()) -> Answer:
+        rows = self.all(sql, params)
+        return Answer(lambda: rows)
 
     def lock_guild(self, guild_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already runs every write alone."""

@@ -55,7 +55,7 @@ from storage.export import (
     read_ledger,
     write_sessions,
 )
-from storage.ledger import Work, replayed, require_id, require_key
+from storage.ledger import Work, replayed, require_id, require_key, stored_result
 from storage.trainer import DecisionGrades
 
 if TYPE_CHECKING:
@@ -126,6 +126,12 @@ Clock = Callable[[], datetime]
 GuildLock = Callable[[Transaction], None]
 """Locks the guild a write belongs to (see :meth:`Transaction.lock_guild`), before the write
 reads anything else; a table's or a round's guild is found from a column that never changes."""
+A = TypeVar("A")
+
+
+def _ask_nothing(tx: Transaction) -> None:
+    """The up-front reads of an operation whose body reads as it goes."""
+
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -349,6 +355,25 @@ class Storage:
 
         ``guild`` locks the guild whose writes this one is ordered with (see
         :meth:`Transaction.lock_guild`), before anything else is read."""
+        return await self._operate_asking(
+            name, key, arguments, result_type, _ask_nothing, lambda work, _: body(work), guild=guild
+        )
+
+    async def _operate_asking(
+        self,
+        name: str,
+        key: str,
+        arguments: Mapping[str, object],
+        result_type: type[R],
+        ask: Callable[[Transaction], A],
+        body: Callable[[Work, A], R],
+        *,
+        guild: GuildLock,
+    ) -> R:
+        """:meth:`_operate` for a body that states its reads up front: ``ask`` starts them
+        (:meth:`Transaction.ask`) and ``body`` gets what it returned, so that the lock, the
+        replay check and those reads reach PostgreSQL in one round trip, and everything the
+        body sends rides with the commit."""
         require_key(key)
         now = self._now()
         try:
@@ -358,11 +383,13 @@ class Storage:
 
         def run(tx: Transaction) -> R:
             guild(tx)
-            stored = replayed(tx, name, key, print_)
+            replay = replayed(tx, name, key, print_)
+            asked = ask(tx)
+            stored = stored_result(replay, name, key, print_)
             if stored is not None:
                 return codec.loads(result_type, stored)
             work = self._work(tx, now)
-            result = body(work)
+            result = body(work, asked)
             work.record(name, key, print_, codec.dumps(result))
             return result
 
@@ -721,13 +748,21 @@ class Storage:
         }
         if counts is not None:
             request["counts"] = _counts_text(counts)
-        return await self._operate(
+        return await self._operate_asking(
             "settle_hand",
             key,
             request,
             SettledHand,
-            lambda work: holdem.settle_hand(
-                work, table_id, hand_id, final_stacks, phh=phh, results=seat_results, counts=counts
+            lambda tx: holdem.ask_settlement(tx, table_id, hand_id),
+            lambda work, reads: holdem.settle_hand(
+                work,
+                table_id,
+                hand_id,
+                final_stacks,
+                phh=phh,
+                results=seat_results,
+                counts=counts,
+                reads=reads,
             ),
             guild=_table_guild(table_id),
         )
