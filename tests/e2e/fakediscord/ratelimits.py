@@ -1,13 +1,19 @@
 """Per-route and global rate limits, answered the way Discord does.
 
-Buckets are fixed windows keyed by a rule and the route's major parameter (channel, guild or
-webhook token). Every answer carries ``X-RateLimit-*`` headers so discord.py can pace itself; a
+Route buckets are fixed windows keyed by a rule and the route's major parameter (channel, guild
+or webhook token), as Discord's ``X-RateLimit-Reset`` headers describe them. The global limit (50
+requests per second per bot; interaction callbacks and interaction-token webhooks are exempt) is
+kept over a sliding second: no second, wherever it starts, holds more than 50 requests, so a bot
+cannot pass by bursting on both sides of a window's edge (the strictest reading of the docs).
+
+Every answer carries ``X-RateLimit-*`` headers so discord.py can pace itself; a
 request over the limit gets 429 with ``Retry-After``, ``retry_after`` in the body and a ``Via``
 header (without ``Via`` discord.py takes a 429 for a Cloudflare ban and gives up).
 """
 
 from __future__ import annotations
 
+import collections
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -35,6 +41,7 @@ DEFAULT_RULES: dict[str, RateLimitRule] = {
     ),
 }
 DEFAULT_GLOBAL_PER_SECOND = 50
+GLOBAL_WINDOW_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +75,18 @@ class RateLimiter:
         self.rules: dict[str, RateLimitRule] = dict(DEFAULT_RULES if rules is None else rules)
         self.global_per_second = global_per_second
         self._buckets: dict[tuple[str, str], _Bucket] = {}
-        self._global = _Bucket()
+        self._global: collections.deque[float] = collections.deque()
+        """When each request counted globally in the last second was allowed, oldest first."""
 
     def check(self, route: str, major: str, *, counts_globally: bool) -> Decision:
         """Count one request on ``route`` (e.g. ``POST /channels/{channel_id}/messages``)."""
         now = self._clock()
         if counts_globally and self.global_per_second:
-            bucket = self._global
-            if now >= bucket.reset_at:
-                bucket.count, bucket.reset_at = 0, now + 1.0
-            if bucket.count >= self.global_per_second:
-                retry = bucket.reset_at - now
+            recent = self._global
+            while recent and recent[0] <= now - GLOBAL_WINDOW_SECONDS:
+                recent.popleft()
+            if len(recent) >= self.global_per_second:
+                retry = recent[0] + GLOBAL_WINDOW_SECONDS - now
                 return Decision(
                     False,
                     {
@@ -90,7 +98,7 @@ class RateLimiter:
                     retry_after=retry,
                     is_global=True,
                 )
-            bucket.count += 1
+            recent.append(now)
         rule = self.rules.get(route)
         if rule is None:
             return Decision(True, {})

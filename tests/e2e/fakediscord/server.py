@@ -59,6 +59,8 @@ class FakeStats:
     """Every answer with a status of 400 or more."""
     by_code: Counter[int] = field(default_factory=Counter)
     """Error answers by Discord error code (0 for errors without one, like 429)."""
+    by_route: Counter[str] = field(default_factory=Counter)
+    """Every request by route (``PATCH /channels/{channel_id}/messages/{message_id}``)."""
 
 
 OPTION_SUBCOMMAND, OPTION_GROUP = 1, 2
@@ -196,6 +198,7 @@ class FakeDiscord:
     def record(self, request: RecordedRequest) -> None:
         stats = self.stats
         stats.requests += 1
+        stats.by_route[request.route] += 1
         if request.status >= 400:
             stats.errors += 1
             stats.by_code[request.code] += 1
