@@ -16,7 +16,10 @@ import contextlib
 import enum
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.discord.table_edits import EditPolicy
 
 CHANNEL_LIMIT = 5
 CHANNEL_WINDOW_SECONDS = 5.0
@@ -49,9 +52,10 @@ class ChannelBudget:
         self._counts = {kind: _Counted(window) for kind in RequestKind}
         self._reconciled: set[str] = set()
 
-    def ready_in(self, kind: RequestKind) -> float:
-        """Seconds until a request of ``kind`` may be sent (0: now)."""
-        return self._counts[kind].ready_in(self.limit, self._clock())
+    def ready_in(self, kind: RequestKind, *, reserve: int = 0) -> float:
+        """Seconds until a request of ``kind`` may be sent (0: now) leaving ``reserve`` of the
+        window's requests free."""
+        return self._counts[kind].ready_in(max(1, self.limit - reserve), self._clock())
 
     def spend(self, kind: RequestKind) -> None:
         """Count a request of ``kind`` sent now; call ``answered`` when its answer is back."""
@@ -117,13 +121,19 @@ class Pacer:
     (the last granted of any ``limit + 1`` would have found the others still counted).
 
     Waiting requests are served in order, urgent ones first: a table message that offers a
-    member their turn goes out before posts, DMs and redraws of bot moves, so a busy bot stays
+    member their turn goes out before posts (results included) and DMs, so a busy bot stays
     playable; one request in ``NORMAL_SHARE`` is a normal one whenever any waits, so the
-    channel's story is never starved. Every ``acquire`` is followed by ``answered`` once the
-    request's answer is back (or it failed), or by ``unused`` if no request was sent.
+    channel's story is never starved. Cosmetic requests (a table message redrawn for a bot's
+    move, a log line) come last: one is granted only when nothing else waits and
+    ``COSMETIC_HEADROOM`` of the ``limit`` stay free for the turns and results that may come
+    next, so no table's turn or result ever waits behind another table's redraw (a redraw that
+    waits is coalesced with the next change by its channel). Every ``acquire`` is followed by
+    ``answered`` once the request's answer is back (or it failed), or by ``unused`` if no
+    request was sent.
     """
 
     NORMAL_SHARE = 4
+    COSMETIC_HEADROOM = 5
     GLOBAL_WINDOW_SECONDS = 1.0
 
     def __init__(
@@ -135,8 +145,11 @@ class Pacer:
         limit: int = 45,
         channel_limit: int = CHANNEL_LIMIT,
         channel_window: float = CHANNEL_WINDOW_SECONDS,
+        edit_policy: EditPolicy | None = None,
     ) -> None:
         self.per_second = per_second
+        self.edit_policy = edit_policy
+        """How table channels spend their edits (None: ``table_edits.EditPolicy()``)."""
         self.burst = burst
         self.limit = limit
         self.channel_limit = channel_limit
@@ -148,10 +161,13 @@ class Pacer:
         self._counted = _Counted(self.GLOBAL_WINDOW_SECONDS)
         self._urgent: collections.deque[asyncio.Future[None]] = collections.deque()
         self._normal: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._cosmetic: collections.deque[asyncio.Future[None]] = collections.deque()
         self._timer: asyncio.TimerHandle | None = None
         self._granted = 0
         self.waited = 0.0
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
+        self.granted: collections.Counter[str] = collections.Counter()
+        """Grants by kind of request ("urgent", "normal", "cosmetic"), for the benchmarks."""
 
     def channel(self, channel_id: int) -> ChannelBudget:
         """The per-channel budget of ``channel_id`` (one for every game's table there)."""
@@ -170,16 +186,21 @@ class Pacer:
         finally:
             self.answered()
 
-    async def acquire(self, *, urgent: bool = False) -> None:
+    async def acquire(self, *, urgent: bool = False, cosmetic: bool = False) -> None:
+        """Wait until a request may be sent: ``urgent`` (a turn offered) before the others,
+        ``cosmetic`` (a redraw that can wait for the next change) after all of them."""
+        kind = "urgent" if urgent else "cosmetic" if cosmetic else "normal"
+        self.granted[kind] += 1
         if self.per_second <= 0:
             return
         self._refill()
-        if self._grantable() and not self._urgent and not self._normal:
+        queue = self._urgent if urgent else self._cosmetic if cosmetic else self._normal
+        if not self._waiting() and self._grantable(cosmetic=cosmetic):
             self._take()
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        (self._urgent if urgent else self._normal).append(future)
+        queue.append(future)
         self._schedule(loop)
         began = self._clock()
         try:
@@ -193,6 +214,9 @@ class Pacer:
             if not future.done():
                 future.cancel()
 
+    def _waiting(self) -> bool:
+        return bool(self._urgent or self._normal or self._cosmetic)
+
     def answered(self) -> None:
         """The answer to a granted request came back (or it failed): it counts a second more."""
         if self.per_second > 0:
@@ -205,9 +229,10 @@ class Pacer:
             self._counted.open = max(0, self._counted.open - 1)
             self._wake()
 
-    def _grantable(self) -> bool:
+    def _grantable(self, *, cosmetic: bool = False) -> bool:
         # A token short only by rounding counts as whole: waiting for it would wait for nothing.
-        return self._tokens >= 1.0 - 1e-9 and self._counted.ready_in(self.limit, self._clock()) <= 0
+        limit = self.limit - self.COSMETIC_HEADROOM if cosmetic else self.limit
+        return self._tokens >= 1.0 - 1e-9 and self._counted.ready_in(limit, self._clock()) <= 0
 
     def _take(self) -> None:
         self._tokens -= 1.0
@@ -221,7 +246,7 @@ class Pacer:
 
     def _wake(self) -> None:
         """A request stopped counting, or will sooner than thought: look at the waiters again."""
-        if not self._urgent and not self._normal:
+        if not self._waiting():
             return
         if self._timer is not None:
             self._timer.cancel()
@@ -229,10 +254,12 @@ class Pacer:
         self._release(asyncio.get_running_loop())
 
     def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
-        if self._timer is not None or not (self._urgent or self._normal):
+        if self._timer is not None or not self._waiting():
             return
         token_in = max(0.0, (1.0 - self._tokens) / self.per_second)
-        counted_in = self._counted.ready_in(self.limit, self._clock())
+        only_cosmetic = not (self._urgent or self._normal)
+        limit = self.limit - self.COSMETIC_HEADROOM if only_cosmetic else self.limit
+        counted_in = self._counted.ready_in(limit, self._clock())
         if self._counted.open >= self.limit:
             return  # every counted request is in flight: its answer calls ``_wake``
         self._timer = loop.call_later(max(token_in, counted_in), self._release, loop)
@@ -249,15 +276,22 @@ class Pacer:
         self._schedule(loop)
 
     def _next(self) -> asyncio.Future[None] | None:
-        self._granted += 1
         first, second = self._urgent, self._normal
-        if self._granted % self.NORMAL_SHARE == 0:
-            first, second = second, first
-        for queue in (first, second):
-            while queue:
-                future = queue.popleft()
-                if not future.done():
-                    return future
+        if first or second:
+            self._granted += 1
+            if self._granted % self.NORMAL_SHARE == 0:
+                first, second = second, first
+            for queue in (first, second):
+                while queue:
+                    future = queue.popleft()
+                    if not future.done():
+                        return future
+        if not self._grantable(cosmetic=True):
+            return None
+        while self._cosmetic:
+            future = self._cosmetic.popleft()
+            if not future.done():
+                return future
         return None
 
 

@@ -12,8 +12,10 @@ that draws the message's latest payload); this module does the rest, for both ga
   then is its payload built: what goes out is the state when it is sent, never one that aged
   while a rate limit was waited out;
 - one worker sends one request at a time, so members see things in the order they were sent.
-  Edits that change buttons (a turn offered, buttons taken away) go before other requests, and
-  a new table message waits until the older ones lost their buttons;
+  Edits that offer a turn (and the last state of a message with buttons) go before other
+  requests; redraws wait for the table to be quiet and for spare budget, and carry everything
+  that changed meanwhile (``table_edits``); a new table message waits until the older ones
+  lost their buttons;
 - the table messages are kept in storage while they are managed, so after a restart the first
   table channel of a game in a channel takes the buttons off those left from before, and starts
   with the channel's budget spent (Discord's buckets may still be full from before).
@@ -28,7 +30,6 @@ import io
 import logging
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import Any, Generic
 
 import aiohttp
@@ -37,6 +38,7 @@ import discord
 from bot.discord.kept_messages import KeptMessages
 from bot.discord.pacing import ChannelBudget, Pacer, RequestKind
 from bot.discord.posts import Post, merge_posts
+from bot.discord.table_edits import EditPolicy, Message, NewMessage, Step, pressing
 from bot.discord.table_look import P, TableLook, render_off_loop, without_buttons
 from bot.discord.workers import Sleep, Workers
 from storage import Game, Storage
@@ -49,40 +51,6 @@ SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
 """What a Discord request may fail with and the channel survives (it logs and moves on)."""
 GONE = (discord.NotFound, discord.Forbidden)
 """A message that can no longer be edited: it is forgotten, not retried."""
-
-
-@dataclass(slots=True)
-class _Message(Generic[P]):
-    """One table message: how to draw it, and what it shows."""
-
-    key: Hashable
-    draft: Callable[[], P | None]
-    message_id: int | None = None
-    sent: P | None = None
-    queued: bool = True
-    """Its post waits in the post queue."""
-    final: bool = False
-    """No change will come after what ``draft`` says: forget it once that is sent."""
-    picture: tuple[Any, bytes | None] | None = None
-    """A picture drawn for the next request (a view and its image), until it is sent."""
-    drafted: tuple[P | None] | None = None
-    """What ``draft`` said since the last change (None: ask it again)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _NewMessage:
-    """A marker in the post queue: post the table message of ``key`` here."""
-
-    key: Hashable
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    kind: RequestKind
-    urgent: bool
-    run: Callable[[], Any]
-    message: _Message[Any] | None = None
-    """The table message it posts or edits (its picture is drawn before the bot-wide wait)."""
 
 
 class TableChannel(Generic[P]):
@@ -109,12 +77,13 @@ class TableChannel(Generic[P]):
         self._look = look
         self._pacer = pacer
         self._budget: ChannelBudget = pacer.channel(channel_id)
+        self._policy = pacer.edit_policy or EditPolicy()
         self._kept = KeptMessages(storage, guild_id, channel_id, game)
         self._executor = executor
         self._linger = linger
-        self._posts: collections.deque[Post | _NewMessage] = collections.deque()
+        self._posts: collections.deque[Post | NewMessage] = collections.deque()
         self._linger_until = 0.0
-        self._messages: dict[Hashable, _Message[P]] = {}
+        self._messages: dict[Hashable, Message[P]] = {}
         self._posts_since_message = 0
         self._changes = asyncio.Event()
         self._queue_changes = asyncio.Event()
@@ -144,8 +113,8 @@ class TableChannel(Generic[P]):
     def show(self, key: Hashable, draft: Callable[[], P | None]) -> None:
         """Post a table message for ``key`` after what is queued; ``draft`` says what it shows
         (it is asked again before every request, so the latest state is what goes out)."""
-        self._messages[key] = _Message(key, draft)
-        self._posts.append(_NewMessage(key))
+        self._messages[key] = Message(key, draft)
+        self._posts.append(NewMessage(key))
         self.changed(queue=True)
 
     def finish(self, key: Hashable) -> None:
@@ -175,8 +144,12 @@ class TableChannel(Generic[P]):
         worker looks again."""
         if not self.workers.running:
             self.workers.start(channel=self._work)
+        now = self._now()
         for found in self._messages.values():
             found.drafted = None
+            found.changed_at = now
+            if found.dirty_since is None:
+                found.dirty_since = now
         self._changes.set()
         if queue:
             self._queue_changes.set()
@@ -216,56 +189,60 @@ class TableChannel(Generic[P]):
 
     # ----- choosing the next request ---------------------------------------------------------
 
-    def _draft(self, found: _Message[P]) -> P | None:
+    def _draft(self, found: Message[P]) -> P | None:
         """``found``'s latest payload. Asked once per change (the worker and ``settled`` look
         many times between two changes, and drawing a payload is not cheap)."""
         if found.drafted is None:
             found.drafted = (found.draft(),)
         return found.drafted[0]
 
-    def _outdated(self, found: _Message[P]) -> bool:
+    def _outdated(self, found: Message[P]) -> bool:
         if found.message_id is None:
             return False
         payload = self._draft(found)
         return payload is not None and payload != found.sent
 
-    def _plan(self) -> tuple[float, _Step | None]:
-        """The next request, and the seconds until it may be sent."""
+    def _plan(self) -> tuple[float, Step | None]:
+        """The next request, and the seconds until it may be sent (``table_edits``)."""
         edits_in = self._budget.ready_in(RequestKind.EDIT)
         posts_in = self._budget.ready_in(RequestKind.POST)
-        urgent: _Message[P] | None = None
-        calm: _Message[P] | None = None
+        urgent: Message[P] | None = None
+        calm: Message[P] | None = None
         retiring = False
         for found in list(self._messages.values()):
             if found.message_id is None:
                 continue
             payload = self._draft(found)
             if payload is None or payload == found.sent:
+                found.dirty_since = None
                 if found.final:
                     self._forget(found)
                 continue
-            changes_buttons = payload.buttons != (found.sent.buttons if found.sent else ())
             retiring |= found.final and bool(found.sent and found.sent.buttons)
-            if changes_buttons and (urgent is None or (found.final and not urgent.final)):
+            first = pressing(self._policy, payload, found.sent, final=found.final)
+            if first and (urgent is None or (found.final and not urgent.final)):
                 urgent = found
-            elif not changes_buttons and calm is None:
+            elif not first and calm is None:
                 calm = found
-        steps: list[tuple[float, _Step]] = []
+        steps: list[tuple[float, Step]] = []
         if self._kept.leftovers:
-            steps.append((edits_in, _Step(RequestKind.EDIT, True, self._retire_leftover)))
+            steps.append((edits_in, Step(RequestKind.EDIT, True, self._retire_leftover)))
         if urgent is not None:
             steps.append((edits_in, self._edit_step(urgent, urgent=True)))
         if self._posts:
             head = self._posts[0]
-            if isinstance(head, _NewMessage):
+            if isinstance(head, NewMessage):
                 ready = float("inf") if retiring else posts_in
                 posted = self._messages.get(head.key)
-                steps.append((ready, _Step(RequestKind.POST, True, self._post_message, posted)))
+                steps.append((ready, Step(RequestKind.POST, True, self._post_message, posted)))
             else:
                 ready = max(posts_in, self._linger_until - self._now())
-                steps.append((ready, _Step(RequestKind.POST, False, self._post_posts)))
+                steps.append((ready, Step(RequestKind.POST, False, self._post_posts)))
         if calm is not None:
-            steps.append((edits_in, self._edit_step(calm, urgent=False)))
+            policy = self._policy
+            held = policy.hold(calm.changed_at, calm.dirty_since, self._now())
+            spare = self._budget.ready_in(RequestKind.EDIT, reserve=policy.reserve)
+            steps.append((max(held, spare), self._edit_step(calm, urgent=False)))
         if not steps:
             return float("inf"), None
         for ready, step in steps:
@@ -273,8 +250,9 @@ class TableChannel(Generic[P]):
                 return 0.0, step
         return min(steps, key=lambda entry: entry[0])
 
-    def _edit_step(self, found: _Message[P], *, urgent: bool) -> _Step:
-        return _Step(RequestKind.EDIT, urgent, lambda: self._edit(found), found)
+    def _edit_step(self, found: Message[P], *, urgent: bool) -> Step:
+        cosmetic = not urgent and self._policy.redraws_last
+        return Step(RequestKind.EDIT, urgent, lambda: self._edit(found), found, cosmetic)
 
     # ----- the worker --------------------------------------------------------------------------
 
@@ -293,7 +271,7 @@ class TableChannel(Generic[P]):
                 # Drawn before the bot-wide wait, so that the request goes out when granted
                 # (drawing takes a while; grants must not bunch up behind it).
                 await self._draw(step.message)
-            await self._pacer.acquire(urgent=step.urgent)
+            await self._pacer.acquire(urgent=step.urgent, cosmetic=step.cosmetic)
             # The bot-wide wait may have been long: plan again, and build what is due now.
             wait, step = self._plan()
             if step is None or wait > 0:
@@ -339,7 +317,7 @@ class TableChannel(Generic[P]):
     async def _post_posts(self) -> None:
         batch: list[Post] = []
         for item in self._posts:
-            if isinstance(item, _NewMessage):
+            if isinstance(item, NewMessage):
                 break
             batch.append(item)
         content, embeds, used = merge_posts(batch)
@@ -360,7 +338,7 @@ class TableChannel(Generic[P]):
 
     async def _post_message(self) -> None:
         head = self._posts.popleft()
-        assert isinstance(head, _NewMessage)
+        assert isinstance(head, NewMessage)
         found = self._messages.get(head.key)
         if found is None or not found.queued:
             return
@@ -369,7 +347,7 @@ class TableChannel(Generic[P]):
         finally:
             found.queued = False  # only now: until it is posted, nobody asks for another
 
-    async def _send_message(self, found: _Message[P]) -> None:
+    async def _send_message(self, found: Message[P]) -> None:
         payload = self._draft(found)
         if payload is None:
             if found.final:
@@ -398,11 +376,12 @@ class TableChannel(Generic[P]):
         self._posts_since_message = 0
         await self._kept.keep(found.message_id, has_buttons=bool(payload.buttons))
 
-    async def _edit(self, found: _Message[P]) -> None:
+    async def _edit(self, found: Message[P]) -> None:
         message_id, previous = found.message_id, found.sent
         payload = self._draft(found)
         if message_id is None or payload is None or payload == previous:
             return
+        found.dirty_since = None  # what changed so far goes out now
         file = None
         if previous is None or payload.view != previous.view:
             file = await self._picture(found, payload)
@@ -427,7 +406,7 @@ class TableChannel(Generic[P]):
                 self._messages.pop(found.key, None)
             else:
                 found.queued = True
-                self._posts.append(_NewMessage(found.key))
+                self._posts.append(NewMessage(found.key))
             return
         except SEND_FAILURES as error:
             _log_failure("could not edit a table message", error, self)
@@ -441,16 +420,16 @@ class TableChannel(Generic[P]):
 
     # ----- forgetting, storage and helpers -------------------------------------------------------
 
-    def _forget(self, found: _Message[P]) -> None:
+    def _forget(self, found: Message[P]) -> None:
         """``found``'s last state is on it: stop tracking it."""
         self._messages.pop(found.key, None)
         if found.message_id is not None:
             self._kept.forgotten.append(found.message_id)
 
-    def _drop(self, found: _Message[P]) -> None:
+    def _drop(self, found: Message[P]) -> None:
         self._messages.pop(found.key, None)
         with contextlib.suppress(ValueError):
-            self._posts.remove(_NewMessage(found.key))
+            self._posts.remove(NewMessage(found.key))
 
     def _channel(self) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(self.channel_id, guild_id=self.guild_id)
@@ -458,7 +437,7 @@ class TableChannel(Generic[P]):
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
-    async def _draw(self, found: _Message[P]) -> None:
+    async def _draw(self, found: Message[P]) -> None:
         """Draw the picture the next request of ``found`` will carry, if it needs a new one."""
         payload = self._draft(found)
         if payload is None or (found.sent is not None and payload.view == found.sent.view):
@@ -467,7 +446,7 @@ class TableChannel(Generic[P]):
             image = await render_off_loop(self._executor, self._look.render, payload.view)
             found.picture = (payload.view, image)
 
-    async def _picture(self, found: _Message[P], payload: P) -> discord.File | None:
+    async def _picture(self, found: Message[P], payload: P) -> discord.File | None:
         """The picture of ``payload`` as a file to send (drawn now unless it already was)."""
         if found.picture is None or found.picture[0] != payload.view:
             image = await render_off_loop(self._executor, self._look.render, payload.view)

@@ -203,3 +203,68 @@ def test_pacing_a_grant_whose_caller_was_cancelled_is_given_back() -> None:
         assert loop.run_until_complete(main()) == 1000.0
     finally:
         loop.close()
+
+
+def test_pacing_redraws_wait_behind_every_turn_offer_and_post() -> None:
+    async def scenario() -> list[str]:
+        loop = asyncio.get_running_loop()
+        pacer = Pacer(per_second=10.0, burst=1, clock=loop.time)
+        await pacer.acquire()  # the bucket is empty now: everything below waits
+        order: list[str] = []
+
+        async def wait(name: str, *, urgent: bool = False, cosmetic: bool = False) -> None:
+            await pacer.acquire(urgent=urgent, cosmetic=cosmetic)
+            order.append(name)
+            pacer.answered()
+
+        await asyncio.gather(
+            wait("redraw 1", cosmetic=True),
+            wait("result post"),
+            wait("turn 1", urgent=True),
+            wait("redraw 2", cosmetic=True),
+            wait("turn 2", urgent=True),
+        )
+        return order
+
+    loop = _VirtualTimeLoop()
+    try:
+        order = loop.run_until_complete(scenario())
+    finally:
+        loop.close()
+    assert order == ["turn 1", "turn 2", "result post", "redraw 1", "redraw 2"]
+
+
+def test_pacing_a_redraw_leaves_headroom_for_turns_in_the_global_second() -> None:
+    async def scenario() -> tuple[bool, bool, bool]:
+        loop = asyncio.get_running_loop()
+        pacer = Pacer(per_second=1000.0, burst=100, clock=loop.time, limit=10)
+        for _ in range(10 - Pacer.COSMETIC_HEADROOM):
+            await pacer.acquire()  # in flight, unanswered
+        redraw = asyncio.ensure_future(pacer.acquire(cosmetic=True))
+        await asyncio.sleep(0)
+        redraw_waited = not redraw.done()
+        await pacer.acquire(urgent=True)  # a turn still goes at once
+        turn_went = True
+        for _ in range(10 - Pacer.COSMETIC_HEADROOM + 1):
+            pacer.answered()  # counted a second more...
+        await asyncio.wait_for(redraw, 5)  # ...then the redraw may go
+        return redraw_waited, turn_went, redraw.done()
+
+    loop = _VirtualTimeLoop()
+    try:
+        waited, turn_went, redraw_went = loop.run_until_complete(scenario())
+    finally:
+        loop.close()
+    assert waited and turn_went and redraw_went
+
+
+def test_pacing_counts_grants_by_kind() -> None:
+    async def scenario() -> dict[str, int]:
+        pacer = Pacer(per_second=0)  # no limits: every grant at once
+        await pacer.acquire(urgent=True)
+        await pacer.acquire()
+        await pacer.acquire(cosmetic=True)
+        await pacer.acquire(cosmetic=True)
+        return dict(pacer.granted)
+
+    assert asyncio.run(scenario()) == {"urgent": 1, "normal": 1, "cosmetic": 2}
