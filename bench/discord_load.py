@@ -1,4 +1,4 @@
-"""The real bot against the fake Discord with many Hold'em tables at once.
+"""The real bot against the fake Discord with many Hold'em (and Blackjack) tables at once.
 
 The fake Discord (and the simulated members who play) runs in a child process, so the bot's
 process holds only the bot: its peak memory is what a real deployment would need. Each table
@@ -11,11 +11,21 @@ fold or peek at their cards) and bots in the other chairs (1 s per move). After 
 - hands finished per minute, over all tables;
 - 429 answers from the fake over the whole run (goal: none), each with what filled its bucket,
   and the bot's request rate;
-- the bot process's peak resident memory (goal: at most 300 MB for 200 tables).
+- the bot process's peak resident memory (goal: at most 300 MB for 200 tables, 500 MB for
+  1,000);
+- how long a member's turn took to show: from the moment it began in the bot (the click or the
+  bot's move before it) to the table message offering its buttons, p50/p90/max;
+- the share of requests by route (what the fake saw) and by the pacer's priority.
 
-Goals: p99 <= 50 ms, no 429, <= 300 MB for 200 tables.
+``--blackjack N`` adds N Blackjack tables, each with one member who bets, then stands or hits.
+``--edits immediate`` edits table messages as Felt did before issue 21 (every change as soon as
+the channel's budget allows), for a before/after in one run (``bench/table_latency.py``).
 
-    .venv/bin/python bench/discord_load.py [--tables 200] [--seconds 60] [--warmup 90]
+Goals: p99 <= 50 ms, no interaction later than 3 s, no 429, <= 300 MB for 200 tables (500 MB
+for 1,000).
+
+    .venv/bin/python bench/discord_load.py [--tables 200] [--blackjack 0] [--seconds 60]
+        [--warmup 90] [--edits held|immediate]
 """
 
 from __future__ import annotations
@@ -42,7 +52,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 ACTION = re.compile(r"holdem:act:\d+:(\d+):(\d+):")
+BLACKJACK_ACTION = re.compile(r"blackjack:act:(\d+):(\d+):")
 TABLE_IMAGE = "holdem-table.png"
+BLACKJACK_IMAGE = "blackjack-table.png"
 KEEP_MESSAGES = 40
 
 
@@ -56,6 +68,22 @@ class Table:
     message: Any = None
     changed: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     offered: tuple[int, int] | None = None
+    shown: dict[tuple[int, int], float] = dataclasses.field(default_factory=dict)
+    """When the table message first offered each turn (hand, action count), monotonic time."""
+    image: str = TABLE_IMAGE
+    pattern: re.Pattern[str] = ACTION
+
+    def saw(self, message: Any) -> None:
+        """Note the turn ``message`` offers, if it is this table's message and offers one."""
+        if message is not self.message:
+            return
+        refs = {
+            (int(m.group(1)), int(m.group(2)))
+            for button in message.buttons
+            if button.custom_id and (m := self.pattern.match(button.custom_id))
+        }
+        if len(refs) == 1:
+            self.shown.setdefault(refs.pop(), time.monotonic())
 
 
 def make_fake(tables: dict[int, Table], limited: list[str]) -> Any:
@@ -69,8 +97,9 @@ def make_fake(tables: dict[int, Table], limited: list[str]) -> Any:
             message = super().create_message(channel, payload, files, **options)
             table = tables.get(channel.id)
             if table is not None and not message.ephemeral:
-                if TABLE_IMAGE in message.filenames:
+                if table.image in message.filenames:
                     table.message = message
+                    table.saw(message)
                 table.changed.set()
                 if len(channel.messages) > KEEP_MESSAGES:
                     for old in list(channel.messages)[: len(channel.messages) - KEEP_MESSAGES]:
@@ -83,6 +112,7 @@ def make_fake(tables: dict[int, Table], limited: list[str]) -> Any:
             super().edit_message(message, payload, files, **options)
             table = tables.get(message.channel.id)
             if table is not None:
+                table.saw(message)
                 table.changed.set()
 
         def _store_attachment(self, message: Any, part: Any, filename: str, entry: Any) -> Any:
@@ -199,6 +229,49 @@ class Driver:
             return "Check"
         return next(label for label in labels if label.startswith("Call"))
 
+    async def play_blackjack(self, table: Table) -> None:
+        """One Blackjack table's member: bet, then stand (or hit now and then) when offered;
+        bet again once no offer came for a while."""
+        (member,) = table.members
+        while not self.stopping:
+            await self.command(member, table.channel, "blackjack deal", bet=10)
+            idle_since = time.monotonic()
+            while not self.stopping and time.monotonic() - idle_since < 20:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(table.changed.wait(), 4)
+                table.changed.clear()
+                offer = self.blackjack_offer(table)
+                if offer is None or table.offered == offer[1]:
+                    if offer is None and table.offered is not None:
+                        break  # the round is over: bet on the next
+                    continue
+                message, ref = offer
+                table.offered = ref
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                if self.stopping or self.blackjack_offer(table) != offer:
+                    continue
+                labels = message.button_labels
+                label = "Hit" if "Hit" in labels and self.rng.random() < 0.3 else "Stand"
+                if label not in labels:
+                    continue
+                interaction = await self.fake.click(member, message, label=label)
+                await self.record(interaction)
+                idle_since = time.monotonic()
+            table.offered = None
+
+    def blackjack_offer(self, table: Table) -> tuple[Any, tuple[int, int]] | None:
+        message = table.message
+        if message is None or message.deleted:
+            return None
+        refs = {
+            (int(m.group(1)), int(m.group(2)))
+            for button in message.buttons
+            if button.custom_id and (m := BLACKJACK_ACTION.match(button.custom_id))
+        }
+        if len(refs) != 1:
+            return None
+        return message, refs.pop()
+
     async def top_up(self, table: Table) -> None:
         message = table.message
         text = message.text if message is not None else ""
@@ -219,6 +292,14 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
         channel = fake.create_channel(guild, f"poker-{index}")
         members = [fake.create_member(guild, f"p{index}{side}") for side in "ab"]
         tables[channel.id] = Table(channel, members)
+    blackjack: dict[int, Table] = {}
+    for index in range(options["blackjack"]):
+        channel = fake.create_channel(guild, f"blackjack-{index}")
+        member = fake.create_member(guild, f"b{index}")
+        blackjack[channel.id] = Table(
+            channel, [member], image=BLACKJACK_IMAGE, pattern=BLACKJACK_ACTION
+        )
+    tables.update(blackjack)
     conn.send({"api": fake.api_base_url, "gateway": fake.gateway_url, "token": fake.token})
     await fake.wait_until(
         lambda: (
@@ -228,18 +309,23 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
         within=60,
         what="the bot",
     )
-    driver = Driver(fake, tables, random.Random(options["seed"]), (0.5, 2.5))
-    players = [asyncio.create_task(driver.play(table)) for table in tables.values()]
+    holdem = {key: table for key, table in tables.items() if key not in blackjack}
+    driver = Driver(fake, holdem, random.Random(options["seed"]), (0.5, 2.5))
+    players = [asyncio.create_task(driver.play(table)) for table in holdem.values()]
+    players += [asyncio.create_task(driver.play_blackjack(table)) for table in blackjack.values()]
     started = time.monotonic()
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(driver.all_dealt.wait(), options["warmup"])
     warmup = time.monotonic() - started
     requests_before = fake.stats.requests
+    routes_before = collections.Counter(fake.stats.by_route)
     driver.measuring = True
     conn.send({"measuring": True, "dealt": len(driver.dealt), "warmup": warmup})
     await asyncio.sleep(options["seconds"])
     driver.measuring = False
     requests = fake.stats.requests - requests_before
+    routes = collections.Counter(fake.stats.by_route)
+    routes.subtract(routes_before)
     conn.send({"stop": True})
     await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the bot has stopped
     driver.stopping = True
@@ -254,6 +340,12 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
             "invalid": fake.stats.invalid,
             "errors": dict(fake.stats.by_code),
             "requests": requests,
+            "routes": dict(routes),
+            "shown": {
+                (channel, *ref): when
+                for channel, table in holdem.items()
+                for ref, when in table.shown.items()
+            },
             "fake_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     )
@@ -267,12 +359,17 @@ def run_fake(conn: Connection, options: dict[str, Any]) -> None:
 # ----- the bot (this process) ------------------------------------------------------------------
 
 
-async def bot_main(conn: Connection, endpoints: dict[str, Any], folder: Path) -> dict[str, Any]:
+async def bot_main(
+    conn: Connection, endpoints: dict[str, Any], folder: Path, edits: str
+) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
+    from bot.discord.cogs.blackjack import Blackjack
     from bot.discord.cogs.holdem import Holdem
     from bot.discord.database import open_for_bot
-    from bot.holdem.events import HandFinished
+    from bot.discord.pacing import Pacer
+    from bot.discord.table_edits import IMMEDIATE_EDITS
+    from bot.holdem.events import HandFinished, TurnStarted
 
     config = FeltConfig(
         discord=DiscordConfig(
@@ -287,27 +384,39 @@ async def bot_main(conn: Connection, endpoints: dict[str, Any], folder: Path) ->
     storage, recovery = await open_for_bot(config)
     restore = apply_endpoints(config.discord)
     hands: list[float] = []
+    turns: dict[tuple[int, int, int], float] = {}
+    pacer = Pacer(edit_policy=IMMEDIATE_EDITS if edits == "immediate" else None)
 
-    def tap(_channel: int, event: object) -> None:
+    def tap(channel: int, event: object) -> None:
         if isinstance(event, HandFinished):
             hands.append(time.monotonic())
+        elif isinstance(event, TurnStarted):
+            turns[(channel, event.hand_id, event.action_count)] = time.monotonic()
 
     cogs: list[Holdem] = []
+    blackjack: list[Blackjack] = []
 
     def make(bot: Any) -> Holdem:
-        cogs.append(Holdem(bot, tap=tap, table_overrides={"between_hands_seconds": 2.0}))
+        overrides = {"between_hands_seconds": 2.0}
+        cogs.append(Holdem(bot, tap=tap, table_overrides=overrides, pacer=pacer))
         return cogs[-1]
 
-    extensions = [name for name in discover_extensions() if not name.endswith(".holdem")]
+    def make_blackjack(bot: Any) -> Blackjack:
+        blackjack.append(Blackjack(bot, pacer=pacer))
+        return blackjack[-1]
+
+    ours = (".holdem", ".blackjack")
+    extensions = [name for name in discover_extensions() if not name.endswith(ours)]
     bot = create_bot(
-        config, storage=storage, recovery=recovery, identify_spacing=0, cogs=[make],
-        extensions=extensions,
+        config, storage=storage, recovery=recovery, identify_spacing=0,
+        cogs=[make, make_blackjack], extensions=extensions,
     )  # fmt: skip
     runner = asyncio.create_task(bot.start(config.discord.token))
     loop = asyncio.get_running_loop()
     try:
         measuring = await loop.run_in_executor(None, conn.recv)
         began = time.monotonic()
+        granted_before = collections.Counter(pacer.granted)
         requests_before = sum(p.requests for p in cogs[0].presenters.values())
         await loop.run_in_executor(None, conn.recv)  # stop
         ended = time.monotonic()
@@ -316,6 +425,8 @@ async def bot_main(conn: Connection, endpoints: dict[str, Any], folder: Path) ->
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         tables = len(cogs[0].tables.tables()) if cogs[0].tables else 0
         waited = cogs[0].pacer.waited
+        granted = collections.Counter(pacer.granted)
+        granted.subtract(granted_before)
     finally:
         if cogs:
             await cogs[0].halt()
@@ -333,6 +444,8 @@ async def bot_main(conn: Connection, endpoints: dict[str, Any], folder: Path) ->
         "warmup": measuring["warmup"],
         "dealt": measuring["dealt"],
         "pacer_wait_seconds": waited,
+        "granted": dict(granted),
+        "turns": {key: when for key, when in turns.items() if began <= when <= ended},
     }
 
 
@@ -343,47 +456,110 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--blackjack", type=int, default=0, help="Blackjack tables besides")
+    parser.add_argument("--edits", choices=("held", "immediate"), default="held")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured time")
     parser.add_argument("--warmup", type=float, default=90.0, help="longest warm-up")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    return parser
 
+
+def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One run: what the bot and what the fake measured."""
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     options = {"tables": args.tables, "seconds": args.seconds, "warmup": args.warmup}
     options["seed"] = args.seed
+    options["blackjack"] = args.blackjack
     child = context.Process(target=run_fake, args=(theirs, options), daemon=True)
     child.start()
     endpoints = ours.recv()
     with tempfile.TemporaryDirectory(prefix="felt-load-") as folder:
-        bot = asyncio.run(bot_main(ours, endpoints, Path(folder)))
+        bot = asyncio.run(bot_main(ours, endpoints, Path(folder), args.edits))
     fake = ours.recv()
     child.join(30)
+    return bot, fake
 
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    bot, fake = measure(args)
+    report(args, bot, fake)
+    return 0
+
+
+def turn_delays(bot: dict[str, Any], fake: dict[str, Any]) -> list[float]:
+    """Seconds from each member's turn beginning (in the bot) to the table message offering it."""
+    shown = fake["shown"]
+    return [shown[key] - began for key, began in bot["turns"].items() if key in shown]
+
+
+def shares(counts: dict[str, int]) -> str:
+    total = sum(counts.values()) or 1
+    ordered = sorted(counts.items(), key=lambda item: -item[1])
+    return ", ".join(f"{name} {count / total:.0%}" for name, count in ordered if count > 0)
+
+
+def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) -> bool:
     latencies = [value * 1000 for value in fake["latencies"]]
     p50, p95, p99 = (percentile(latencies, q) for q in (0.50, 0.95, 0.99))
-    print(f"Hold'em load: {args.tables} tables (2 members and 4 bots each), bot in this process,")
+    slowest = max(latencies, default=float("nan"))
+    goal_mb = 300 if args.tables <= 200 else 500
+    blackjack = f", plus {args.blackjack} Blackjack tables" if args.blackjack else ""
+    print(f"Hold'em load: {args.tables} tables (2 members and 4 bots each){blackjack}, bot in this "
+          f"process, table edits {args.edits},")  # fmt: skip
     dealt = f"{bot['dealt']}/{args.tables} tables dealt"
     print(f"fake Discord in a child process; warm-up {bot['warmup']:.0f} s ({dealt}), then "
           f"{args.seconds:.0f} s measured.")  # fmt: skip
     print(f"  interactions measured    {len(latencies):>10,}")
     print(f"  latency p50 / p95 / p99  {p50:7.1f} / {p95:.1f} / {p99:.1f} ms   (goal p99 <= 50)")
-    print(f"  hands per minute         {bot['hands_per_minute']:>10,.0f}")
+    print(f"  slowest acknowledgement  {slowest:>10.1f} ms  (goal: under 3,000)")
+    hands = bot["hands_per_minute"]
+    print(f"  hands per minute         {hands:>10,.0f}   ({hands / args.tables:.2f} per table)")
+    delays = turn_delays(bot, fake)
+    print(f"  turn shown after         {percentile(delays, 0.5):7.2f} / "
+          f"{percentile(delays, 0.9):.2f} / {max(delays, default=float('nan')):.2f} s "
+          f"p50 / p90 / max over {len(delays):,} member turns (goal p90 <= 1.5)")  # fmt: skip
     print(f"  429s received            {fake['rate_limited']:>10,}   (goal 0; whole run)")
     for route in fake["limited_routes"][:5]:
         print(f"    429 on {route}")
     print(f"  invalid requests         {fake['invalid']:>10,}   (401/403/429)")
     print(f"  bot requests per second  {bot['bot_requests_per_second']:>10.1f}   "
           f"(fake saw {fake['requests'] / args.seconds:.1f}/s in all)")  # fmt: skip
-    print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= 300; fake: "
+    print(f"  requests by route        {shares(_short_routes(fake['routes']))}")
+    print(f"  pacer grants by kind     {shares(bot['granted'])}")
+    print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")
-    ok = p99 <= 50 and fake["rate_limited"] == 0 and bot["peak_mb"] <= 300
+    ok = (
+        p99 <= 50
+        and slowest < 3000
+        and fake["rate_limited"] == 0
+        and bot["peak_mb"] <= goal_mb
+        and percentile(delays, 0.9) <= 1.5
+    )
     print("  goals met" if ok else "  goals NOT met")
-    return 0
+    return ok
+
+
+EDIT_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
+_ROUTE_NAMES = {
+    EDIT_ROUTE: "message edits",
+    "POST /channels/{channel_id}/messages": "message posts",
+    "POST /interactions/{interaction_id}/{token}/callback": "interaction answers",
+    "POST /webhooks/{application_id}/{token}": "followups",
+    "POST /users/@me/channels": "DM opens",
+}
+
+
+def _short_routes(routes: dict[str, int]) -> dict[str, int]:
+    named: collections.Counter[str] = collections.Counter()
+    for route, count in routes.items():
+        named[_ROUTE_NAMES.get(route, "other")] += count
+    return dict(named)
 
 
 if __name__ == "__main__":
