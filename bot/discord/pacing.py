@@ -166,6 +166,9 @@ class Pacer:
         self._granted = 0
         self.waited = 0.0
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
+        self.redraw_drawing = asyncio.Semaphore(1)
+        """Held while a redraw's picture is drawn: one at a time in the whole bot, so the
+        drawing threads never queue a turn offer's picture behind many redraws."""
         self.granted: collections.Counter[str] = collections.Counter()
         """Grants by kind of request ("urgent", "normal", "cosmetic"), for the benchmarks."""
 

@@ -269,8 +269,13 @@ class TableChannel(Generic[P]):
                 continue
             if step.message is not None:
                 # Drawn before the bot-wide wait, so that the request goes out when granted
-                # (drawing takes a while; grants must not bunch up behind it).
-                await self._draw(step.message)
+                # (drawing takes a while; grants must not bunch up behind it). Redraws draw
+                # one at a time bot-wide: the drawing threads stay free for turn offers.
+                if step.cosmetic:
+                    async with self._pacer.redraw_drawing:
+                        await self._draw(step.message)
+                else:
+                    await self._draw(step.message)
             await self._pacer.acquire(urgent=step.urgent, cosmetic=step.cosmetic)
             # The bot-wide wait may have been long: plan again, and build what is due now.
             wait, step = self._plan()
