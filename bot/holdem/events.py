@@ -9,6 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.holdem.home_events import (
+    AfterHandOffer,
+    BountyCollected,
+    CardsRevealed,
+    RabbitHuntDealt,
+    RunCountAsk,
+)
 from bot.holdem.kinds import SeatStatus, Stage
 from bot.tables.events import Notice
 from engine.cards import Card
@@ -133,6 +140,10 @@ class TableSnapshot:
     """The table's home-game options in a few words ("" for a plain table)."""
     run_boards: tuple[tuple[Card, ...], ...] = ()
     """Every board of a hand run more than once or on a double board (else empty)."""
+    run_count_ask: RunCountAsk | None = None
+    """While the players all in choose how many times to run the board."""
+    after_hand: AfterHandOffer | None = None
+    """Between hands: the rabbit hunt and show buttons of the hand just finished."""
 
     def seat(self, seat_no: int) -> SeatSnapshot | None:
         """The snapshot of one seat, if occupied."""
@@ -223,6 +234,8 @@ class PotResult:
     winners: tuple[tuple[int, str, int], ...]
     """(seat, name, chips) for each winner."""
     description: str
+    board: int = 0
+    """With several runs or boards, which one this part of the pot was won on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,4 +338,7 @@ TableEvent = (
     | HandCancelled
     | HoldemTableClosed
     | Notice
+    | CardsRevealed
+    | RabbitHuntDealt
+    | BountyCollected
 )

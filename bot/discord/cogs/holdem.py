@@ -220,6 +220,29 @@ class Holdem(TableCog[TablePresenter]):
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self._hole_cards_reply(interaction, self._table_of_button(interaction, table_id))
 
+    # ----- home-game buttons (homeopts) ---------------------------------------------------------
+
+    async def on_runs(
+        self, interaction: discord.Interaction[Any], table_id: int, hand_id: int, count: int
+    ) -> None:
+        table = self._table_of_button(interaction, table_id)
+        await interaction.response.defer()
+        await table.choose_runs(interaction.user.id, hand_id, count)
+
+    async def on_after_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        hand_id: int,
+        what: ids.AfterHand,
+    ) -> None:
+        table = self._table_of_button(interaction, table_id)
+        await interaction.response.defer()
+        if what is ids.AfterHand.RABBIT_HUNT:
+            await table.rabbit_hunt(interaction.user.id, hand_id)
+        else:
+            await table.show_cards(interaction.user.id, hand_id, what.cards)
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:

@@ -39,6 +39,18 @@ class HoldemFront(Protocol):
 
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
 
+    async def on_runs(
+        self, interaction: discord.Interaction[Any], table_id: int, hand_id: int, count: int
+    ) -> None: ...
+
+    async def on_after_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        hand_id: int,
+        what: ids.AfterHand,
+    ) -> None: ...
+
 
 HANDLERS: Handlers[HoldemFront] = Handlers("Hold'em")
 """The Hold'em cog registers itself here in ``cog_load``."""
@@ -68,7 +80,40 @@ class CardsButton(TableButton, template=ids.CARDS_TEMPLATE):
         await HANDLERS.of(interaction).on_my_cards(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (ActionButton, CardsButton)
+class RunsButton(TableButton, template=ids.RUNS_TEMPLATE):
+    """ "Run once" / "Run twice"...: an all-in member's answer to the run-count question."""
+
+    what = "holdem run count button"
+
+    def parse(self, match: re.Match[str]) -> None:
+        self.table_id, self.hand_id = int(match["table"]), int(match["hand"])
+        self.count = int(match["count"])
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        front = HANDLERS.of(interaction)
+        await front.on_runs(interaction, self.table_id, self.hand_id, self.count)
+
+
+class AfterHandButton(TableButton, template=ids.AFTER_TEMPLATE):
+    """ "Rabbit hunt" and "Show…" after a hand, until the next one is dealt."""
+
+    what = "holdem after-hand button"
+
+    def parse(self, match: re.Match[str]) -> None:
+        self.table_id, self.hand_id = int(match["table"]), int(match["hand"])
+        self.choice = ids.AfterHand(match["what"])
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        front = HANDLERS.of(interaction)
+        await front.on_after_hand(interaction, self.table_id, self.hand_id, self.choice)
+
+
+DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (
+    ActionButton,
+    CardsButton,
+    RunsButton,
+    AfterHandButton,
+)
 """What the cog registers with ``bot.add_dynamic_items``."""
 
 

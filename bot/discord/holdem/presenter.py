@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import io
 import itertools
 import logging
@@ -23,6 +24,8 @@ import discord
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import table_payload
+from bot.discord.holdem.home_posts import home_post
+from bot.discord.holdem.home_table import home_buttons
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
@@ -53,6 +56,7 @@ from bot.holdem.events import (
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.home_events import BountyCollected, CardsRevealed, RabbitHuntDealt
 from bot.holdem.kinds import Stage
 from bot.render import HoldemTableView, render_cards, render_holdem_table
 from bot.tables.events import Notice
@@ -206,6 +210,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 self._log = []
             case Notice(text=text):
                 self.channel.post(Post(description=formatting.escape(text)))
+            case CardsRevealed() | RabbitHuntDealt() | BountyCollected():
+                self.channel.post(home_post(event))
             case HoldemTableClosed():
                 self._closed = event
                 self.channel.post(formatting.closed_post(event))
@@ -277,6 +283,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         latest = self._snapshot
         if latest is not None and latest is not snapshot:
             payload = with_content(payload, formatting.turn_line(latest))
+            # Between hands the last result stays in view with the latest after-hand buttons.
+            payload = dataclasses.replace(payload, buttons=tuple(home_buttons(latest)))
         return payload
 
     # ----- DMs -----------------------------------------------------------------------------------
