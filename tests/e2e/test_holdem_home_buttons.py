@@ -124,9 +124,9 @@ async def test_rabbit_hunt_and_show_seven_deuce_for_the_bounty(
         member = await h.next_turn([alice, bob], until=lambda: h.hands_finished() >= 1)
         if member is None:
             break
-        message, _ref = await h.wait_offer(member)
+        offer, _ref = await h.wait_offer(member)
         if member is alice:
-            await h.act(alice, button(message, "All-in"))
+            await h.act(alice, button(offer, "All-in"))
         else:
             await h.act(bob, "Fold")
     await h.wait_host(
