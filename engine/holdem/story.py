@@ -230,6 +230,7 @@ class _Walk:
         self.boards: list[list[Card]] = [self.board]
         """Every board: a double board's second, or each run after the first."""
         self.run_base = -1  # the cards every run shares, once the runs began
+        self.bomb_pot = bool(history.extra.get("_bomb_pot", False))
         self.second_next = False  # a double board's next line deals board 1
 
     def add(
@@ -339,6 +340,8 @@ class _Walk:
             self.add(StepKind.FOLD, player, bet_to=bets[player])
         elif verb == "cc":
             paid = min(stacks[player], self.max_bet - bets[player])
+            if self.bomb_pot and self.street is Street.PREFLOP:
+                return  # PHH checks a bomb pot's preflop round through; nobody decided it
             stacks[player] -= paid
             bets[player] += paid
             kind = StepKind.CALL if paid else StepKind.CHECK
@@ -495,7 +498,7 @@ def _award(
             parts.append(PotResult(number, amount, pot.eligible, tuple(shares), description, board))
         shares_total = tuple(won.items())
         results.append(PotResult(number, pot.amount, pot.eligible, shares_total, descriptions[0]))
-    return results, parts
+    return results, parts if boards > 1 else []
 
 
 def _could_win(player: int, pots: Sequence[Pot], board_values: list[dict[int, HandValue]]) -> bool:
