@@ -98,9 +98,7 @@ def test_ohh_flags_and_rounds_of_home_hands() -> None:
     body = ohh.document(tell(phh.from_hand(hand)), LABEL, hero=0)["ohh"]
     assert "Run_It_Twice" in body["flags"]
     flops = [r for r in body["rounds"] if r["street"] == "Flop"]
-    assert len(flops) == 2 and [r["id"] for r in body["rounds"]] == list(
-        range(len(body["rounds"]))
-    )
+    assert len(flops) == 2 and [r["id"] for r in body["rounds"]] == list(range(len(body["rounds"])))
     assert sum(w["win_amount"] for p in body["pots"] for w in p["player_wins"]) == 200
     bomb = _finish(Hand(Stakes.bomb_pot(3, 5, 2), [100] * 3, options=HandOptions(bomb_pot=True)))
     body = ohh.document(tell(phh.from_hand(bomb)), LABEL)["ohh"]
