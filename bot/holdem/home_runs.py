@@ -119,6 +119,7 @@ async def ask_run_counts(table: HandLifecycle) -> None:
     once, with one timer for all of them."""
     hand = table.hand
     assert hand is not None and hand.phase is Phase.RUN_COUNT
+    table._cancel_turn_timer()  # the last bettor's timer: nobody bets any more
     turn = hand.turn
     assert turn is not None and turn.max_run_count > 1
     most = turn.max_run_count
