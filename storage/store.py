@@ -40,6 +40,7 @@ from storage import (
     holdem,
     instances,
     player_counts,
+    sessions,
     stats,
     table_messages,
     trainer,
@@ -85,7 +86,6 @@ from storage.models import (
     SeasonStarted,
     SeatChange,
     SeatResult,
-    SessionLine,
     SettledHand,
     SettledRound,
     StartedHand,
@@ -93,6 +93,7 @@ from storage.models import (
     TableInfo,
     TableMessage,
     TableOpened,
+    TableSession,
     Transfer,
     VoidedHand,
 )
@@ -783,9 +784,9 @@ class Storage:
             )
         )
 
-    async def table_sessions(self, table_id: int) -> list[SessionLine]:
-        """A table's seating sessions, PokerNow style."""
-        return await self._read(lambda tx: holdem.table_sessions(tx, table_id))
+    async def table_session(self, table_id: int) -> TableSession:
+        """A table's session (open to close) and its seatings, PokerNow style."""
+        return await self._read(lambda tx: sessions.table_session(tx, table_id))
 
     # --- blackjack ---------------------------------------------------------------------------
 
@@ -1350,8 +1351,8 @@ class Storage:
 
     async def export_sessions_csv(self, out: TextIO, table_id: int) -> int:
         """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
-        lines = await self.table_sessions(table_id)
-        return write_sessions(out, lines)
+        session = await self.table_session(table_id)
+        return write_sessions(out, list(session.lines))
 
 
 def _require_ids(guild_id: object, *user_ids: object) -> None:
