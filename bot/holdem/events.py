@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.holdem.kinds import SeatStatus, Stage
+from bot.holdem.ledger import SettleUp
 from bot.tables.events import Notice
 from engine.cards import Card
 from engine.holdem import Action, ActionKind, Call, Check, Fold, LegalActions, RaiseTo
@@ -303,6 +304,8 @@ class HoldemTableClosed:
     reason: str
     cash_outs: tuple[tuple[str, int | None, int], ...]
     """(name, user id or None for a bot, chips returned)."""
+    settle_up: SettleUp | None = None
+    """The session's ledger and who pays whom (None if storage could not read it)."""
 
 
 TableEvent = (

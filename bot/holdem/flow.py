@@ -31,6 +31,7 @@ from bot.holdem.events import (
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.ledger import closing_session
 from bot.holdem.narrate import narrate, posted, summarise
 from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, Seat, Seating
@@ -446,7 +447,8 @@ class HandLifecycle:
         self.hand = None
         self.order = SeatOrder()
         self.status = TableLifecycle.CLOSED
-        await self.publish(HoldemTableClosed(reason, cash_outs))
+        settled = await closing_session(self.storage, self.table_id)
+        await self.publish(HoldemTableClosed(reason, cash_outs, settled))
         self._closed.set()
 
     # ------------------------------------------------------------------------ helpers

@@ -34,6 +34,7 @@ from bot.discord.holdem.components import (
 )
 from bot.discord.holdem.history import send_history
 from bot.discord.holdem.ids import ActionRef, Move
+from bot.discord.holdem.ledger import send_ledger
 from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
 from bot.discord.holdem.replayer import (
@@ -446,6 +447,12 @@ class Holdem(TableCog[TablePresenter]):
         self._manager()
         await acknowledge(interaction, ephemeral=True, thinking=True)
         await send_hands(interaction, self.storage, count, HandFormat(file_format))
+
+    @holdem.command(name="ledger", description="The table session's ledger and who pays whom.")
+    async def ledger(self, interaction: discord.Interaction[FeltBot]) -> None:
+        guild_member(interaction)
+        live = self._manager().get(interaction.channel_id or 0)
+        await send_ledger(interaction, self.storage, live)
 
     @holdem.command(name="stop", description="Close the table after this hand (host or admin).")
     async def stop(self, interaction: discord.Interaction[FeltBot]) -> None:

@@ -23,6 +23,7 @@ import discord
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import table_payload
+from bot.discord.holdem.ledger import post_closing_ledger
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
@@ -360,6 +361,12 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         """After the table closed: send what is left, then stop."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.drain(), CLOSE_DRAIN_SECONDS)
+        if self._closed is not None and self._closed.settle_up is not None:
+            try:
+                async with self._pacer.request():
+                    await post_closing_ledger(self.client, self.channel_id, self._closed.settle_up)
+            except SEND_FAILURES as error:
+                _log.warning("could not post the ledger: %s", error)
         await self.aclose()
         if self._on_closed is not None:
             self._on_closed(self)
