@@ -139,10 +139,7 @@ def open_table(
     work: Work, guild_id: int, channel_id: int, name: str | None, settings: Mapping[str, object]
 ) -> TableOpened:
     require_text(name, "The table name", limit=MAX_NAME_CHARS, optional=True)
-    try:
-        settings_text = json.dumps(dict(settings), sort_keys=True, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgument(f"Table settings must be plain JSON data ({error}).") from error
+    settings_text = _settings_text(settings)
     work.guild(guild_id)
     table_id = int(
         work.tx.value(
@@ -153,6 +150,23 @@ def open_table(
     )
     work.guild_id, work.table_id = guild_id, table_id
     return TableOpened(table_id, guild_id, channel_id)
+
+
+def change_table_settings(work: Work, table_id: int, settings: Mapping[str, object]) -> None:
+    """Replace an open table's stored settings (its host changed an option)."""
+    table = _table(work.tx, table_id)
+    work.guild_id, work.table_id = table.guild_id, table_id
+    work.tx.execute(
+        "UPDATE poker_tables SET settings = ? WHERE table_id = ?",
+        (_settings_text(settings), table_id),
+    )
+
+
+def _settings_text(settings: Mapping[str, object]) -> str:
+    try:
+        return json.dumps(dict(settings), sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgument(f"Table settings must be plain JSON data ({error}).") from error
 
 
 def _new_seat(

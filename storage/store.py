@@ -568,6 +568,13 @@ class Storage:
             guild=_in_guild(guild_id),
         )
 
+    async def change_table_settings(self, table_id: int, settings: Mapping[str, object]) -> None:
+        """Store an open table's new settings (stored as JSON, as ``open_table`` does)."""
+        await self._write(
+            lambda work: holdem.change_table_settings(work, table_id, settings),
+            guild=_table_guild(table_id),
+        )
+
     async def get_table(self, table_id: int) -> TableInfo | None:
         """A table with its current seats, or None."""
         return await self._read(lambda tx: holdem.read_table(tx, table_id))

@@ -130,6 +130,10 @@ class TableSnapshot:
     seats: tuple[SeatSnapshot, ...]
     next_hand_at: float | None = None
     """When the next hand is dealt (Unix seconds), while the table pauses between hands."""
+    options: str = ""
+    """The table's home-game options in a few words ("" for a plain table)."""
+    run_boards: tuple[tuple[Card, ...], ...] = ()
+    """Every board of a hand run more than once or on a double board (else empty)."""
 
     def seat(self, seat_no: int) -> SeatSnapshot | None:
         """The snapshot of one seat, if occupied."""

@@ -14,6 +14,8 @@ once; each action carries the hand id and action number it was offered at, and o
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from bot.holdem.errors import (
     AlreadySeatedError,
@@ -33,6 +35,7 @@ from bot.holdem.events import (
     TableLifecycle,
 )
 from bot.holdem.flow import EquityFunction, HandLifecycle
+from bot.holdem.home_settings import apply_option_changes
 from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, PendingJoin
 from bot.holdem.settings import HoldemSettings
@@ -301,6 +304,16 @@ class HoldemTable(HandLifecycle):
             await self.publish(Notice("The table closes after this hand."))
             await self._publish_table()
             return False
+
+    async def change_options(
+        self, user_id: int, changes: Mapping[str, Any], *, is_admin: bool = False
+    ) -> HoldemSettings:
+        """Change home-game options (host or admin only), from the next hand."""
+        async with self._lock:
+            self._require_open()
+            settings = await apply_option_changes(self, user_id, changes, is_admin=is_admin)
+            await self._publish_table()
+            return settings
 
     async def suspend(self, reason: str = "Felt is restarting") -> None:
         """Pause for a shutdown: void an unfinished hand (stacks back to its start), deal no more.

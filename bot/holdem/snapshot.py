@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.holdem.events import Offer, SeatSnapshot, TableLifecycle, TableSnapshot
+from bot.holdem.home_options import option_summary
 from bot.holdem.kinds import SeatStatus, Stage
 from bot.holdem.narrate import ended_by_folds, winnings
 from bot.holdem.order import SeatOrder, to_act
@@ -85,6 +86,8 @@ def table_snapshot(
         action_count=hand.action_count if hand is not None else 0,
         seats=_seats(state, hand, order, to_act_seat),
         next_hand_at=state.next_hand_at if hand is None else None,
+        options=option_summary(settings),
+        run_boards=tuple(hand.boards) if hand is not None and len(hand.boards) > 1 else (),
     )
 
 

@@ -35,7 +35,14 @@ from bot.discord.holdem.components import (
 from bot.discord.holdem.history import send_history
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.ledger import send_ledger
-from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
+from bot.discord.holdem.options import (
+    buy_in_for,
+    options_view,
+    raise_amount,
+    start_settings,
+    table_settings,
+    with_home_options,
+)
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
 from bot.discord.holdem.replayer import (
     DEFAULT_HANDS,
@@ -59,6 +66,7 @@ from bot.discord.tree import route_errors
 from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
 from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
 from bot.holdem.hand_files import HandFormat
+from bot.holdem.home_options import OPTIONS_TEXT_LIMIT, parse_changes
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
@@ -239,6 +247,7 @@ class Holdem(TableCog[TablePresenter]):
         seats=f"Seats at the table, {HOLDEM_MIN_SEATS} to {HOLDEM_MAX_SEATS}",
         bots="Most bot players seated at once, 0 for none (default: fill every empty chair)",
         turn_seconds=f"Seconds each player has to act, {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}",
+        options="Home-game options as name=value, e.g. straddle=utg run_it_max=2",
     )
     async def start(
         self,
@@ -249,6 +258,7 @@ class Holdem(TableCog[TablePresenter]):
         seats: app_commands.Range[int, HOLDEM_MIN_SEATS, HOLDEM_MAX_SEATS] | None = None,
         bots: app_commands.Range[int, 0, HOLDEM_MAX_BOTS] | None = None,
         turn_seconds: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] | None = None,
+        options: app_commands.Range[str, 1, OPTIONS_TEXT_LIMIT] | None = None,
     ) -> None:
         member = guild_member(interaction)
         _refuse_bot_accounts(member)
@@ -273,6 +283,7 @@ class Holdem(TableCog[TablePresenter]):
             turn_seconds=turn_seconds,
             bots_allowed=await bots_allowed(self.storage, guild_id, config),
         )
+        settings = with_home_options(settings, options)
         amount = buy_in_for(settings, buy_in)
         self._opening.add(channel_id)
         try:
@@ -405,6 +416,27 @@ class Holdem(TableCog[TablePresenter]):
             raise Refusal("This table has no message to post yet; try again in a moment.")
         presenter.repost()
         await interaction.response.send_message("The table is posted again below.", ephemeral=True)
+
+    # ----- home-game options (homeopts) -----------------------------------------------------------
+
+    @holdem.command(name="options", description="See the table's options, or change them (host).")
+    @app_commands.describe(change="Changes as name=value, e.g. straddle=utg bomb_pot_every=10")
+    async def options(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        change: app_commands.Range[str, 1, OPTIONS_TEXT_LIMIT] | None = None,
+    ) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        can_change = member.id == table.host_user_id or await is_admin(interaction)
+        if change is None:
+            text = options_view(table.settings, can_change=can_change)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        changes = parse_changes(change)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        after = await table.change_options(member.id, changes, is_admin=can_change)
+        await interaction.followup.send(options_view(after, can_change=True), ephemeral=True)
 
     @holdem.command(name="history", description="Download a finished hand as a PHH file.")
     @app_commands.describe(hand="The hand number at this channel's table (default: the last one)")

@@ -31,6 +31,7 @@ from bot.holdem.events import (
     TableLifecycle,
     TableSnapshot,
 )
+from bot.holdem.home_options import option_summary
 from bot.holdem.kinds import Stage
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.view import table_view
@@ -89,6 +90,8 @@ def table_payload(
     hand = f"Hand #{snapshot.hand_id}" if snapshot.hand_id else "Between hands"
     alt = f"Hold'em table {snapshot.name}: {hand}, {view.street.label}"
     footer = f"Table {snapshot.table_id} · blinds {snapshot.small_blind:,}/{snapshot.big_blind:,}"
+    if snapshot.options:
+        footer += f" · {snapshot.options}"
     return TablePayload(
         image_name=IMAGE_NAME,
         content=turn_line(snapshot) if live else "",
@@ -104,13 +107,15 @@ def table_payload(
 def opened_line(opener: str, settings: HoldemSettings) -> str:
     """The channel's announcement of a new table and how it plays."""
     bots = ", no bots"
+    options = option_summary(settings)
+    home = f"; {escape(options)}" if options else ""
     if settings.bots:
         bots = f", up to {settings.bots} bot{'s' if settings.bots > 1 else ''}"
     return (
         f"**{escape(opener)}** opened a Hold'em table here: blinds "
         f"{settings.small_blind:,}/{settings.big_blind:,}, buy-in {settings.min_buy_in:,} to "
         f"{settings.max_buy_in:,}, {settings.seats} seats{bots}, {settings.turn_seconds} s to "
-        "act. Sit down with `/holdem join`."
+        f"act{home}. Sit down with `/holdem join`."
     )
 
 
