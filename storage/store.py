@@ -38,6 +38,7 @@ from storage import (
     economy,
     hand_export,
     holdem,
+    home_flow,
     instances,
     player_counts,
     sessions,
@@ -976,6 +977,33 @@ class Storage:
             lambda work: table_messages.note_dm_refused(work, table_id, user_id),
             guild=_table_guild(table_id),
         )
+
+    # --- home-game state (time banks, the rail) -------------------------------------------
+
+    async def save_time_banks(self, table_id: int, banks: Mapping[int, int]) -> None:
+        """Store members' time banks at a table (seconds left, by user id)."""
+        for user_id in banks:
+            require_id(user_id, "A user id")
+        await self._write(
+            lambda work: home_flow.save_time_banks(work, table_id, banks),
+            guild=_table_guild(table_id),
+        )
+
+    async def time_banks(self, table_id: int) -> dict[int, int]:
+        """Members' stored time banks at a table, by user id."""
+        return await self._read(lambda tx: home_flow.time_banks(tx, table_id))
+
+    async def set_rail_consent(self, guild_id: int, user_id: int, allowed: bool) -> None:
+        """Whether a member lets the rail see their past hands' cards in this guild."""
+        _require_ids(guild_id, user_id)
+        await self._write(
+            lambda work: home_flow.set_rail_consent(work, guild_id, user_id, allowed),
+            guild=_in_guild(guild_id),
+        )
+
+    async def rail_consents(self, guild_id: int, user_ids: tuple[int, ...]) -> set[int]:
+        """Which of these members allowed the rail in this guild."""
+        return await self._read(lambda tx: home_flow.rail_consents(tx, guild_id, user_ids))
 
     # --- recovery and checking ---------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """A table session's ledger from the escrow records (``storage/sessions.py``), on SQLite and
 PostgreSQL: buy-ins apart from rebuys, a player's seatings added up, the session's open and close
-times, and nets that always sum to zero whatever the hands (7-2 bounties included) did."""
+times, and nets that always sum to zero whatever the hands (7-2 bounties included) did; and the
+home-game state beside it (``storage/home_flow.py``): time banks and rail consent."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from engine.settle import settle
-from storage.errors import UnknownTable
+from storage.errors import InvalidArgument, UnknownTable
 from storage.store import Storage
 from tests.storage.support import FakeClock
 
@@ -116,3 +117,29 @@ async def test_session_nets_sum_to_zero_and_settle_in_fewer_transfers_than_playe
 
     assert sum(nets.values()) == 0
     assert len(settle(nets)) <= len(nets) - 1
+
+
+async def test_time_banks_are_stored_per_member_and_table_and_replaced(storage: Storage) -> None:
+    table = await open_table(storage)
+    await storage.save_time_banks(table, {ALICE: 30, BOB: 0})
+    await storage.save_time_banks(table, {ALICE: 12})
+
+    assert await storage.time_banks(table) == {ALICE: 12, BOB: 0}
+    with pytest.raises(InvalidArgument):
+        await storage.save_time_banks(table, {ALICE: -1})
+    with pytest.raises(UnknownTable):
+        await storage.save_time_banks(table + 1, {ALICE: 5})
+    assert await storage.time_banks(table) == {ALICE: 12, BOB: 0}
+
+
+async def test_rail_consent_is_off_until_a_member_allows_it_and_can_be_taken_back(
+    storage: Storage,
+) -> None:
+    assert await storage.rail_consents(GUILD, (ALICE, BOB)) == set()
+    await storage.set_rail_consent(GUILD, ALICE, True)
+    await storage.set_rail_consent(GUILD, BOB, True)
+    await storage.set_rail_consent(GUILD, BOB, False)
+
+    assert await storage.rail_consents(GUILD, (ALICE, BOB, CAROL)) == {ALICE}
+    assert await storage.rail_consents(GUILD + 1, (ALICE,)) == set()
+    assert await storage.rail_consents(GUILD, ()) == set()
