@@ -24,7 +24,7 @@ from bot.discord.chips import checked_amount
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, holdem_defaults
-from bot.discord.holdem import formatting, ids
+from bot.discord.holdem import ids
 from bot.discord.holdem.cards import send_hole_cards
 from bot.discord.holdem.components import (
     DYNAMIC_ITEMS,
@@ -35,6 +35,7 @@ from bot.discord.holdem.components import (
 from bot.discord.holdem.history import send_history
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.holdem.ledger import send_ledger
+from bot.discord.holdem.opening import open_and_sit
 from bot.discord.holdem.options import (
     buy_in_for,
     options_view,
@@ -43,7 +44,9 @@ from bot.discord.holdem.options import (
     table_settings,
     with_home_options,
 )
+from bot.discord.holdem.preactions import PreActionButton, answer_pre_action
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
+from bot.discord.holdem.rail import set_consent, toggle_watch
 from bot.discord.holdem.replayer import (
     DEFAULT_HANDS,
     MAX_HANDS,
@@ -70,7 +73,6 @@ from bot.holdem.home_options import OPTIONS_TEXT_LIMIT, parse_changes
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
-from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tables.limits import (
     HOLDEM_MAX_BOTS,
@@ -96,7 +98,7 @@ class Holdem(TableCog[TablePresenter]):
 
     game = "Hold'em"
     handlers = HANDLERS
-    buttons = (*DYNAMIC_ITEMS, ReplayButton)
+    buttons = (*DYNAMIC_ITEMS, ReplayButton, PreActionButton)
     render_threads = "felt-render"
 
     holdem = app_commands.Group(
@@ -221,6 +223,11 @@ class Holdem(TableCog[TablePresenter]):
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self._hole_cards_reply(interaction, self._table_of_button(interaction, table_id))
 
+    async def on_pre_action(
+        self, interaction: discord.Interaction[Any], table_id: int, choice: str
+    ) -> None:
+        await answer_pre_action(interaction, self._table_of_button(interaction, table_id), choice)
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:
@@ -287,7 +294,10 @@ class Holdem(TableCog[TablePresenter]):
         amount = buy_in_for(settings, buy_in)
         self._opening.add(channel_id)
         try:
-            await self._open_and_sit(interaction, member, settings, amount)
+            manager, presenters = self._manager(), self.presenters
+            await open_and_sit(
+                interaction, member, settings, amount, self.storage, manager, presenters
+            )
         finally:
             self._opening.discard(channel_id)
         await interaction.followup.send(
@@ -295,38 +305,6 @@ class Holdem(TableCog[TablePresenter]):
             "DM (or press **My cards** on the table message).",
             ephemeral=True,
         )
-
-    async def _open_and_sit(
-        self,
-        interaction: discord.Interaction[FeltBot],
-        member: discord.Member,
-        settings: HoldemSettings,
-        amount: int,
-    ) -> None:
-        """Open the channel's table and seat its opener (closing it if they cannot sit)."""
-        await acknowledge(interaction, ephemeral=True, thinking=True)
-        account = await self.storage.ensure_account(member.guild.id, member.id)
-        if account.balance < amount:
-            raise Refusal(f"You have {account.balance:,} chips: a buy-in of {amount:,} needs more.")
-        assert interaction.channel_id is not None
-        table = await self._manager().open(
-            guild_id=member.guild.id,
-            channel_id=interaction.channel_id,
-            host_user_id=member.id,
-            name=f"{member.display_name}'s table",
-            settings=settings,
-            key=f"holdem:open:{interaction.id}",
-        )
-        self.presenters[interaction.channel_id].announce(
-            formatting.opened_line(member.display_name, settings)
-        )
-        try:
-            await table.join(
-                member.id, member.display_name, amount, key=f"holdem:join:{interaction.id}"
-            )
-        except Exception:
-            await table.close("the player who opened it could not sit down")
-            raise
 
     @holdem.command(name="join", description="Sit down at this channel's table.")
     @app_commands.describe(buy_in="Chips to bring (default: 100 big blinds within the limits)")
@@ -485,6 +463,17 @@ class Holdem(TableCog[TablePresenter]):
         guild_member(interaction)
         live = self._manager().get(interaction.channel_id or 0)
         await send_ledger(interaction, self.storage, live)
+
+    @holdem.command(name="watch", description="Watch this table from the rail (again: stop).")
+    async def watch(self, interaction: discord.Interaction[FeltBot]) -> None:
+        guild_member(interaction)
+        await toggle_watch(interaction, self._table_here(interaction))
+
+    @holdem.command(name="rail", description="Let the rail see your cards, hands later (or not).")
+    @app_commands.describe(allow="True: watchers may see your cards of finished hands")
+    async def rail(self, interaction: discord.Interaction[FeltBot], allow: bool) -> None:
+        guild_member(interaction)
+        await set_consent(interaction, self.storage, allow)
 
     @holdem.command(name="stop", description="Close the table after this hand (host or admin).")
     async def stop(self, interaction: discord.Interaction[FeltBot]) -> None:

@@ -39,6 +39,10 @@ class HoldemFront(Protocol):
 
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
 
+    async def on_pre_action(
+        self, interaction: discord.Interaction[Any], table_id: int, choice: str
+    ) -> None: ...
+
 
 HANDLERS: Handlers[HoldemFront] = Handlers("Hold'em")
 """The Hold'em cog registers itself here in ``cog_load``."""

@@ -24,6 +24,7 @@ from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import table_payload
 from bot.discord.holdem.ledger import post_closing_ledger
+from bot.discord.holdem.rail import RailDms
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
@@ -55,6 +56,7 @@ from bot.holdem.events import (
     TurnStarted,
 )
 from bot.holdem.kinds import Stage
+from bot.holdem.rail import RailCards
 from bot.render import HoldemTableView, render_cards, render_holdem_table
 from bot.tables.events import Notice
 from storage import Game, StorageError
@@ -89,6 +91,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         self._pacer = setup.pacer
         self._executor = setup.executor
         self._on_closed = on_closed
+        self._rail = RailDms(setup.client, setup.pacer, setup.channel_id)
 
         self._snapshot: TableSnapshot | None = None
         self._last_final: tuple[TableSnapshot, tuple[str, ...]] | None = None
@@ -156,9 +159,11 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         while not self.settled and (self.channel.workers.running or self._dm_workers.running):
             await self.channel.drain()
             await self._dm_workers.drain()
+        await self._rail.drain()
 
     async def aclose(self) -> None:
         """Stop sending (what is still queued is dropped)."""
+        self._rail.close()
         await asyncio.gather(self.channel.aclose(), self._dm_workers.aclose())
 
     # ----- events --------------------------------------------------------------------------------
@@ -207,6 +212,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 self._log = []
             case Notice(text=text):
                 self.channel.post(Post(description=formatting.escape(text)))
+            case RailCards():
+                self._rail.send(event, self._snapshot.name if self._snapshot else "Hold'em")
             case HoldemTableClosed():
                 self._closed = event
                 self.channel.post(formatting.closed_post(event))
