@@ -1,5 +1,7 @@
 """Home-game night end to end, through the fake Discord: ``/holdem ledger`` at any time (private,
-with PokerNow's ledger CSV and who pays whom) and the settle-up posted when the table closes."""
+with PokerNow's ledger CSV and who pays whom), the settle-up posted when the table closes, the
+rail (``/holdem watch``, ``/holdem rail``, its DMs and their privacy), pre-actions and away from
+the private panel under "My cards", and the time bank's countdown."""
 
 from __future__ import annotations
 
@@ -8,11 +10,16 @@ import io
 from collections.abc import AsyncIterator
 from typing import Any
 
+import discord
 import pytest
 
+from bot.discord.holdem import formatting
+from bot.discord.holdem.presenter import TablePresenter
+from bot.holdem.events import HoleCards
 from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from tests.e2e.support.bot_world import World, scaled_rules
 from tests.e2e.support.holdem import Factory, HoldemWorld
+from tests.e2e.support.privacy import RailRule, check_privacy, every_card_token
 
 POKERNOW = [
     "player_nickname",
@@ -108,3 +115,77 @@ async def test_closing_the_table_posts_who_pays_whom_and_the_pokernow_ledger(
     for member in (alice, bob):
         account = await h.bot.storage.get_account(world.guild.id, member.id)
         assert account is not None and account.at_tables == 0
+
+
+# ----- the rail ----------------------------------------------------------------------------------
+
+
+async def test_the_rail_dms_finished_hands_only_of_players_who_allowed_it(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, alice, bob, watcher = fake_discord, world.alice, world.bob, world.admin
+    h = await start_holdem()
+    await slash(fake, alice, world, "holdem start", seats=3, bots=1, options="rail_delay=1")
+    allowed = await slash(fake, alice, world, "holdem rail", allow=True)
+    assert allowed.ephemeral and "may now see your cards" in allowed.content
+    await slash(fake, bob, world, "holdem join")
+    playing = await slash(fake, bob, world, "holdem watch")
+    assert playing.ephemeral and "You play at this table" in playing.content
+
+    on = await slash(fake, watcher, world, "holdem watch")
+
+    assert on.ephemeral and "You are on the rail" in on.content
+    await h.wait_host(
+        lambda: (m := h.table_message()) is not None and "Rail: Ada" in m.text,
+        "the table message to list the rail",
+    )
+    await play_until(h, [alice, bob], hands=3)
+    await fake.wait_until(lambda: len(fake.dms(watcher)) >= 3, within=20, what="the rail's DMs")
+    dms = fake.dms(watcher)
+    shown = [set(every_card_token(dm.text)) for dm in dms]
+    assert all(cards for cards in shown)  # the rail saw cards: the check below is not vacuous
+    for dm in dms:
+        assert "(rail)" in dm.text and "Bob:" not in dm.text
+    assert any("Not shown to the rail: Bob" in dm.text for dm in dms)  # hands 2 and 3
+    report = check_privacy(fake, h, RailRule(frozenset({watcher.id}), frozenset({bob.id})))
+    assert report.problems == []
+    off = await slash(fake, watcher, world, "holdem watch")
+    assert off.ephemeral and "You left the rail" in off.content
+
+
+async def test_the_rail_is_refused_where_the_host_left_it_off(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake = fake_discord
+    await start_holdem()
+    await slash(fake, world.alice, world, "holdem start", seats=2, bots=1)
+
+    refused = await slash(fake, world.admin, world, "holdem watch")
+
+    assert refused.ephemeral and "The rail is off at this table" in refused.content
+
+
+async def test_the_rail_check_catches_a_watcher_sent_the_hand_in_progress(
+    fake_discord: FakeDiscord,
+    world: World,
+    start_holdem: Factory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A presenter that DMs a watcher live hole cards must fail the rail's privacy check."""
+    publish = TablePresenter.publish
+    watcher = world.admin
+
+    async def leaky(self: TablePresenter, event: object) -> None:
+        await publish(self, event)  # type: ignore[arg-type]
+        if isinstance(event, HoleCards):
+            channel = await self.client.create_dm(discord.Object(watcher.id))
+            await channel.send(f"Hand #{event.hand_id}: {formatting.cards_text(event.cards)}")
+
+    monkeypatch.setattr(TablePresenter, "publish", leaky)
+    h = await start_holdem()
+    await slash(fake_discord, world.alice, world, "holdem start", bots=1, options="rail_delay=1")
+    await fake_discord.wait_until(lambda: bool(fake_discord.dms(watcher)), within=20, what="a DM")
+
+    rule = RailRule(frozenset({watcher.id}), frozenset())
+    problems = check_privacy(fake_discord, h, rule).problems
+    assert problems and all("in progress" in problem for problem in problems)
