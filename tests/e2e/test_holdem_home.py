@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,12 +16,14 @@ import pytest
 
 from bot.discord.holdem import formatting
 from bot.discord.holdem.presenter import TablePresenter
-from bot.holdem.events import HoleCards
+from bot.holdem.events import ActionTaken, HoleCards
+from engine.holdem import ActionKind
 from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from tests.e2e.support.bot_world import World, scaled_rules
 from tests.e2e.support.holdem import Factory, HoldemWorld
 from tests.e2e.support.privacy import RailRule, check_privacy, every_card_token
 
+BOB_AWAY = re.compile(r"Bob — [\d,]+ · away")
 POKERNOW = [
     "player_nickname",
     "player_id",
@@ -189,3 +192,116 @@ async def test_the_rail_check_catches_a_watcher_sent_the_hand_in_progress(
     rule = RailRule(frozenset({watcher.id}), frozenset())
     problems = check_privacy(fake_discord, h, rule).problems
     assert problems and all("in progress" in problem for problem in problems)
+
+
+# ----- pre-actions, away and the time bank ----------------------------------------------------
+
+
+async def my_cards_panel(fake: FakeDiscord, h: HoldemWorld, member: FakeMember) -> FakeMessage:
+    """Press "My cards" on the table message: the private reply with the panel."""
+    await h.wait_host(lambda: h.table_message() is not None, "the table message")
+    message = h.table_message()
+    assert message is not None
+    pressed = await fake.click(member, message, label="My cards")
+    await pressed.wait_answered()
+    reply = pressed.reply
+    assert reply.ephemeral and reply.ephemeral_for is member.user
+    return reply
+
+
+async def click_panel(
+    fake: FakeDiscord, member: FakeMember, panel: FakeMessage, label: str
+) -> FakeMessage:
+    clicked = await fake.click(member, panel, label=label)
+    await clicked.wait_answered()
+    return panel
+
+
+async def test_a_pre_action_ticked_on_the_private_panel_plays_when_the_turn_comes(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, alice, bob = fake_discord, world.alice, world.bob
+    h = await start_holdem()
+    await slash(fake, alice, world, "holdem start", seats=2, bots=0)
+    await slash(fake, bob, world, "holdem join")
+    # Heads-up, the button acts first preflop; the big blind is behind and owes nothing.
+    await h.wait_host(lambda: h.to_act() is not None, "a member's turn in hand 2")
+    first = alice if h.to_act() == alice.id else bob
+    behind = bob if first is alice else alice
+    panel = await my_cards_panel(fake, h, behind)
+    assert {"Check/Fold", "Check", "Call any", "Away"} <= set(panel.button_labels)
+    assert "your cards are" in panel.content and "Pre-action: none" in panel.content
+
+    await click_panel(fake, behind, panel, "Check")
+    assert "Pre-action: **Check** ✓" in panel.content
+    refused = await fake.click(first, await my_cards_panel(fake, h, first), label="Check")
+    await refused.wait_answered()
+    assert refused.reply.ephemeral and "It is your turn: act now." in refused.reply.content
+    await h.act(first, "Call 5")  # completes the blind: the big blind may check
+
+    table = h.table()
+    name = table.seats[table.seat_of(behind.id) or 0].name
+
+    def checked() -> bool:
+        return any(e.name == name and e.kind is ActionKind.CHECK for e in h.of(ActionTaken))
+
+    await h.wait_host(checked, "the ticked Check to be played")
+    played = [e for e in h.of(ActionTaken) if e.name == name]
+    assert not played[-1].automatic  # the member's own choice, not a timeout
+    assert h.scheduler.held <= 1  # no turn timer ran out: nobody waited
+
+
+async def test_away_from_the_panel_plays_at_once_shows_away_and_back_returns(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, alice, bob = fake_discord, world.alice, world.bob
+    h = await start_holdem()
+    await slash(fake, alice, world, "holdem start", seats=3, bots=1)
+    await slash(fake, bob, world, "holdem join")
+    await play_until(h, [alice, bob], hands=1)
+    await h.wait_host(lambda: h.to_act() is not None, "a member's turn in hand 2")
+    panel = await my_cards_panel(fake, h, bob)
+
+    await click_panel(fake, bob, panel, "Away")
+
+    assert "You are **away**" in panel.content and "Back" in panel.button_labels
+    await fake.wait_for_message(world.channel, lambda m: "Bob is away" in m.text)
+    await play_until(h, [alice], hands=3)  # Bob's turns in hand 2 play at once; then he is out
+    assert h.table().seats[h.table().seat_of(bob.id) or 0].sitting_out
+    assert not [e for e in h.of(ActionTaken) if e.name == "Bob" and e.hand_id == 3]
+    await h.wait_host(
+        lambda: (m := h.table_message()) is not None and BOB_AWAY.search(m.text) is not None,
+        "the table message to show Bob away",
+    )
+    back = await slash(fake, bob, world, "holdem cards")
+    assert "You are **away**" in back.content
+    await click_panel(fake, bob, back, "Back")
+    assert "Away" in back.button_labels
+    await fake.wait_for_message(world.channel, lambda m: "Bob is back" in m.text)
+
+
+async def test_the_time_bank_counts_down_on_the_table_message_before_the_fold(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake, alice = fake_discord, world.alice
+    h = await start_holdem()
+    await slash(fake, alice, world, "holdem start", seats=2, bots=1, options="time_bank=20")
+    message, ref = await h.wait_offer(alice)
+    assert "times out <t:" in message.content
+
+    await h.scheduler.expire_turn()  # the turn timer: the bank starts, no fold
+
+    deadline = int(h.table().snapshot().deadline or 0)
+    assert not h.moved_on(ref) and h.table().snapshot().time_bank
+    await h.wait_host(
+        lambda: (
+            (m := h.table_message()) is not None
+            and f"time bank runs out <t:{deadline}:R>" in m.content
+        ),
+        "the table message to count the time bank down",
+    )
+    await h.scheduler.expire_turn()  # the bank ran out: the timeout rule plays
+
+    await h.wait_host(lambda: h.moved_on(ref), "the timeout rule to play")
+    assert [e.name for e in h.of(ActionTaken) if e.automatic] == ["Alice"]
+    assert h.table().time_banks.left(alice.id, h.table().settings) == 0
