@@ -333,6 +333,15 @@ class StartedHand:
 
 
 @dataclass(frozen=True, slots=True)
+class Bounty:
+    """A 7-2 bounty: ``payer`` seat pays ``amount`` to ``winner`` seat."""
+
+    payer: int
+    winner: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class SettledHand:
     """A settled hand: final stacks and each seat's net change."""
 

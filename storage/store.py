@@ -25,7 +25,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -65,6 +65,7 @@ from storage.models import (
     Account,
     BalanceChange,
     BetReason,
+    Bounty,
     CashOut,
     CheckReport,
     ClosedTable,
@@ -702,6 +703,7 @@ class Storage:
         phh: str,
         results: Mapping[int, SeatResult] | None = None,
         counts: Mapping[int, Mapping[str, int]] | None = None,
+        bounties: Sequence[Bounty] = (),
         key: str,
     ) -> SettledHand:
         """Apply a finished hand: final stacks by seat, its PHH text and per-seat results.
@@ -723,14 +725,43 @@ class Storage:
         }
         if counts is not None:
             request["counts"] = _counts_text(counts)
+        if bounties:
+            request["bounties"] = [[b.payer, b.winner, b.amount] for b in bounties]
         return await self._operate(
             "settle_hand",
             key,
             request,
             SettledHand,
             lambda work: holdem.settle_hand(
-                work, table_id, hand_id, final_stacks, phh=phh, results=seat_results, counts=counts
+                work,
+                table_id,
+                hand_id,
+                final_stacks,
+                phh=phh,
+                results=seat_results,
+                counts=counts,
+                bounties=bounties,
             ),
+            guild=_table_guild(table_id),
+        )
+
+    async def pay_bounty(
+        self, table_id: int, hand_id: int, bounties: Sequence[Bounty], *, key: str
+    ) -> SettledHand:
+        """Move 7-2 bounties claimed after hand ``hand_id`` was settled (its winner showed 7-2
+        later) between the seats still at the table, each payer up to what it holds: an
+        operation of its own (``holdem_bounty``), with ledger rows like a hand's results."""
+        request = {
+            "table_id": table_id,
+            "hand_id": hand_id,
+            "bounties": [[b.payer, b.winner, b.amount] for b in bounties],
+        }
+        return await self._operate(
+            "holdem_bounty",
+            key,
+            request,
+            SettledHand,
+            lambda work: holdem.pay_bounty(work, table_id, hand_id, bounties),
             guild=_table_guild(table_id),
         )
 

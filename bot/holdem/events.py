@@ -10,6 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.holdem.home_events import (
+    AfterHandOffer,
+    BountyCollected,
+    CardsRevealed,
+    RabbitHuntDealt,
+    RunCountAsk,
+)
 from bot.holdem.kinds import SeatStatus, Stage
 from bot.holdem.ledger import SettleUp
 from bot.holdem.rail import RailCards
@@ -140,6 +147,10 @@ class TableSnapshot:
     """Who is watching on the rail (everyone may see it)."""
     run_boards: tuple[tuple[Card, ...], ...] = ()
     """Every board of a hand run more than once or on a double board (else empty)."""
+    run_count_ask: RunCountAsk | None = None
+    """While the players all in choose how many times to run the board."""
+    after_hand: AfterHandOffer | None = None
+    """Between hands: the rabbit hunt and show buttons of the hand just finished."""
 
     def seat(self, seat_no: int) -> SeatSnapshot | None:
         """The snapshot of one seat, if occupied."""
@@ -230,6 +241,8 @@ class PotResult:
     winners: tuple[tuple[int, str, int], ...]
     """(seat, name, chips) for each winner."""
     description: str
+    board: int = 0
+    """With several runs or boards, which one this part of the pot was won on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,4 +348,7 @@ TableEvent = (
     | HoldemTableClosed
     | RailCards
     | Notice
+    | CardsRevealed
+    | RabbitHuntDealt
+    | BountyCollected
 )

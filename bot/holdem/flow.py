@@ -14,6 +14,7 @@ import random
 import secrets
 from collections.abc import Callable, Sequence
 
+from bot.holdem import home_after, home_runs
 from bot.holdem.errors import TableClosingError
 from bot.holdem.events import (
     HandDealt,
@@ -44,8 +45,7 @@ from bot.tables.presenter import Presenter
 from engine.bots import DecisionFacts, SeatView, TableStats, think_time
 from engine.bots.runner import HandBot
 from engine.cards import Card
-from engine.holdem import Action, Check, Event, Fold, Hand, Stakes, phh
-from engine.holdem.stats import counts_by_seat, hand_stats
+from engine.holdem import Action, Check, Event, Fold, Hand, Phase, phh
 from storage import Storage
 
 _log = logging.getLogger("felt.holdem")
@@ -111,6 +111,8 @@ class HandLifecycle(HomeFlow):
         self._closed = asyncio.Event()
         self._suspended = False
         self.time_banks, self.preactions, self.rail = TimeBanks(), PreActions(), Rail()
+        self.run_consent = home_runs.RunConsent()
+        self.finished_hand: home_after.FinishedHand | None = None
 
     # --------------------------------------------------------------------- queries
 
@@ -137,7 +139,8 @@ class HandLifecycle(HomeFlow):
             time_bank=self.time_banks.running is not None,
             rail=self.rail.names(),
         )
-        return table_snapshot(state, self.hand, self.order, self._deadline)
+        snapshot = table_snapshot(state, self.hand, self.order, self._deadline)
+        return home_after.decorate(home_runs.decorate(snapshot, self), self)
 
     # -------------------------------------------------------------------- turns
 
@@ -218,6 +221,8 @@ class HandLifecycle(HomeFlow):
             player = to_act(hand)
             if player is None or not self.seats[self.order.seat(player)].plays_itself:
                 return
+            if hand.phase is Phase.RUN_COUNT:
+                return  # leavers answer the run count in ``home_runs.ask_run_counts``
             events = hand.act(player, _timeout_action(hand))
             await self._after_events(events, automatic=True, leavers=False)
 
@@ -242,10 +247,10 @@ class HandLifecycle(HomeFlow):
         await move_chips(
             "hand start", lambda: self.storage.start_hand(self.table_id, hand_id, stacks, key=key)
         )
-        s = self.settings
-        stakes = Stakes.standard(len(players), s.small_blind, s.big_blind, s.ante)
-        hand = Hand(stakes, [stacks[n] for n in order], rng=self._rng)
+        stakes, options = home_runs.hand_setup(self.settings, hand_id, len(players))
+        hand = Hand(stakes, [stacks[n] for n in order], rng=self._rng, options=options)
         self.hand, self.order, self.hand_id = hand, order, hand_id
+        self.finished_hand = None
         self._last_actions = {}
         self._running_pot = posted(hand.events)
         for seat_no in order:
@@ -271,6 +276,7 @@ class HandLifecycle(HomeFlow):
     ) -> None:
         hand = self.hand
         assert hand is not None
+        await home_runs.announce(self, events)
         told = narrate(
             events,
             hand,
@@ -292,6 +298,9 @@ class HandLifecycle(HomeFlow):
             # No table picture of its own: the result carries it, so the shown cards are never
             # on the table message before the hand's result is published.
             await self._finish_hand()
+            return
+        if hand.phase is Phase.RUN_COUNT:
+            await home_runs.ask_run_counts(self)
             return
         await self._publish_table()
         if leavers and self._leaver_to_act():
@@ -352,6 +361,7 @@ class HandLifecycle(HomeFlow):
         hand = self.hand
         assert hand is not None
         self._cancel_turn_timer()
+        self.run_consent.cancel()
         names = self.seating.names()
         summary = summarise(hand, self.order, names)
         text = phh.dumps(
@@ -364,21 +374,7 @@ class HandLifecycle(HomeFlow):
                 seat_count=self.settings.seats,
             )
         )
-        key = f"holdem:{self.table_id}:hand:{self.hand_id}:settle"
-        await move_chips(
-            "settlement",
-            lambda: self.storage.settle_hand(
-                self.table_id,
-                self.hand_id,
-                summary.final_stacks,
-                phh=text,
-                results=summary.results,
-                counts=counts_by_seat(hand_stats(hand), list(self.order)),
-                key=key,
-            ),
-        )
-        for seat_no, stack in summary.final_stacks.items():
-            self.seats[seat_no].stack = stack
+        owed = await home_after.settle(self, hand, summary, text)
         self.stats.record(hand.events, self._player_keys())
         await self.publish(
             HandFinished(
@@ -390,6 +386,8 @@ class HandLifecycle(HomeFlow):
                 self.snapshot(),
             )
         )
+        if owed:
+            await self.publish(home_after.bounty_event(self.hand_id, owed, names))
         await self._between_hands()
 
     async def _between_hands(self) -> None:
@@ -474,6 +472,7 @@ class HandLifecycle(HomeFlow):
 
     def _cancel_timers(self) -> None:
         self._cancel_turn_timer()
+        self.run_consent.cancel()
         if self._next_hand_timer is not None:
             self._next_hand_timer.cancel()
             self._next_hand_timer = None

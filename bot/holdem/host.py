@@ -35,6 +35,8 @@ from bot.holdem.events import (
     TableLifecycle,
 )
 from bot.holdem.flow import EquityFunction, HandLifecycle
+from bot.holdem.home_after import rabbit_hunt, reveal
+from bot.holdem.home_runs import choose_runs
 from bot.holdem.home_settings import apply_option_changes
 from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, PendingJoin
@@ -370,6 +372,23 @@ class HoldemTable(HandLifecycle):
             self.seats[offer.seat_no].timeouts = 0
             self.preactions.forget(offer.seat_no)
             await self._after_events(events, automatic=False)
+
+    # ------------------------------------------------------------------ home games
+
+    async def choose_runs(self, user_id: int, hand_id: int, count: int) -> None:
+        """A member all in answers how many times to run the board."""
+        async with self._lock:
+            await choose_runs(self, user_id, hand_id, count)
+
+    async def rabbit_hunt(self, user_id: int, hand_id: int) -> None:
+        """A member dealt into the hand just finished sees the cards that would have come."""
+        async with self._lock:
+            await rabbit_hunt(self, user_id, hand_id)
+
+    async def show_cards(self, user_id: int, hand_id: int, cards: tuple[int, ...]) -> None:
+        """A member dealt into the hand just finished shows hole cards nobody saw."""
+        async with self._lock:
+            await reveal(self, user_id, hand_id, cards)
 
 
 def _check_rebuy(amount: int, room: int, maximum: int) -> None:

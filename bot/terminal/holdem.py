@@ -33,6 +33,7 @@ from bot.terminal.commands import (
     ShowTable,
     parse_holdem,
 )
+from bot.terminal.holdem_home import home_command
 from bot.terminal.holdem_screen import TABLE_NAME, HoldemScreen
 from bot.terminal.ledger import print_ledger
 from bot.terminal.lines import EndOfInput, Line
@@ -80,7 +81,11 @@ async def play_holdem(
     inbox.catch_interrupts()
     scheduler = HurryingScheduler()
     screen = HoldemScreen(
-        console, user_id=LOCAL_USER_ID, strategies=options.strategies, on_change=inbox.wake
+        console,
+        user_id=LOCAL_USER_ID,
+        strategies=options.strategies,
+        on_change=inbox.wake,
+        after_hand=settings.between_hands_seconds > 0,
     )
     table = await HoldemTable.create(
         storage=storage,
@@ -161,6 +166,12 @@ class _HoldemSession:
 
     async def handle(self, text: str) -> None:
         turn = self.screen.turn
+        try:
+            if await home_command(self.table, LOCAL_USER_ID, text):
+                return
+        except REFUSALS as error:
+            self._refuse(refusal_text(error))
+            return
         try:
             command = parse_holdem(text, turn.legal if turn is not None else None)
         except InputError as error:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -29,8 +28,9 @@ from bot.discord.holdem.cards import send_hole_cards
 from bot.discord.holdem.components import (
     DYNAMIC_ITEMS,
     HANDLERS,
+    action_of,
     raise_modal,
-    submitted_value,
+    raise_submission,
 )
 from bot.discord.holdem.history import send_history
 from bot.discord.holdem.ids import ActionRef, Move
@@ -58,6 +58,7 @@ from bot.discord.pacing import Pacer
 from bot.discord.permissions import (
     guild_member,
     is_admin,
+    refuse_bot_account,
     require_game_channel,
     require_table_permissions,
 )
@@ -81,14 +82,13 @@ from bot.tables.limits import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
-from engine.holdem import Action, Call, Check, Fold, RaiseTo
+from engine.holdem import RaiseTo
 from storage import MAX_CHIPS, Storage
 
 _log = logging.getLogger("felt.discord.holdem")
 
 VOIDED_BY_RECOVERY = "Felt stopped during this hand"
 """At shutdown, how long the tables' last messages may take to go out."""
-RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
 
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
 
@@ -205,18 +205,7 @@ class Holdem(TableCog[TablePresenter]):
             # restart too), so discord.py's modal store must not handle it a second time.
             modal.stop()
             return
-        action: Action
-        match move:
-            case Move.FOLD:
-                action = Fold()
-            case Move.CHECK:
-                action = Check()
-            case Move.CALL:
-                action = Call()
-            case _:
-                if amount is None:
-                    raise Refusal("That button is broken; use Raise… instead.")
-                action = RaiseTo(amount)
+        action = action_of(move, amount)
         await interaction.response.defer()
         await table.act(interaction.user.id, ref.hand_id, ref.action_count, action)
 
@@ -228,19 +217,39 @@ class Holdem(TableCog[TablePresenter]):
     ) -> None:
         await answer_pre_action(interaction, self._table_of_button(interaction, table_id), choice)
 
+    # ----- home-game buttons (homeopts) ---------------------------------------------------------
+
+    async def on_runs(
+        self, interaction: discord.Interaction[Any], table_id: int, hand_id: int, count: int
+    ) -> None:
+        table = self._table_of_button(interaction, table_id)
+        await interaction.response.defer()
+        await table.choose_runs(interaction.user.id, hand_id, count)
+
+    async def on_after_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        hand_id: int,
+        what: ids.AfterHand,
+    ) -> None:
+        table = self._table_of_button(interaction, table_id)
+        await interaction.response.defer()
+        if what is ids.AfterHand.RABBIT_HUNT:
+            await table.rabbit_hunt(interaction.user.id, hand_id)
+        else:
+            await table.show_cards(interaction.user.id, hand_id, what.cards)
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
+        submitted = raise_submission(interaction)
+        if submitted is None:
             return
-        data: Mapping[str, Any] = interaction.data or {}
-        match = RAISE_MODAL.fullmatch(str(data.get("custom_id", "")))
-        if match is None:
-            return
-        ref = ActionRef(int(match["table"]), int(match["hand"]), int(match["count"]))
+        ref, typed = submitted
         async with route_errors(interaction, "holdem raise modal"):
             table = self._table_of_button(interaction, ref.table_id)
             offer = table.check_offer(interaction.user.id, ref.hand_id, ref.action_count)
-            amount = raise_amount(submitted_value(data, ids.AMOUNT_INPUT), offer)
+            amount = raise_amount(typed, offer)
             await interaction.response.defer()
             await table.act(interaction.user.id, ref.hand_id, ref.action_count, RaiseTo(amount))
 
@@ -268,7 +277,7 @@ class Holdem(TableCog[TablePresenter]):
         options: app_commands.Range[str, 1, OPTIONS_TEXT_LIMIT] | None = None,
     ) -> None:
         member = guild_member(interaction)
-        _refuse_bot_accounts(member)
+        refuse_bot_account(member)
         await require_game_channel(interaction)
         require_table_permissions(interaction)
         manager = self._manager()
@@ -312,7 +321,7 @@ class Holdem(TableCog[TablePresenter]):
         self, interaction: discord.Interaction[FeltBot], buy_in: Chips | None = None
     ) -> None:
         member = guild_member(interaction)
-        _refuse_bot_accounts(member)
+        refuse_bot_account(member)
         await require_game_channel(interaction)
         table = self._table_here(interaction)
         amount = buy_in_for(table.settings, buy_in)
@@ -460,9 +469,7 @@ class Holdem(TableCog[TablePresenter]):
 
     @holdem.command(name="ledger", description="The table session's ledger and who pays whom.")
     async def ledger(self, interaction: discord.Interaction[FeltBot]) -> None:
-        guild_member(interaction)
-        live = self._manager().get(interaction.channel_id or 0)
-        await send_ledger(interaction, self.storage, live)
+        await send_ledger(interaction, self.storage, self._manager())
 
     @holdem.command(name="watch", description="Watch this table from the rail (again: stop).")
     async def watch(self, interaction: discord.Interaction[FeltBot]) -> None:
@@ -472,7 +479,6 @@ class Holdem(TableCog[TablePresenter]):
     @holdem.command(name="rail", description="Let the rail see your cards, hands later (or not).")
     @app_commands.describe(allow="True: watchers may see your cards of finished hands")
     async def rail(self, interaction: discord.Interaction[FeltBot], allow: bool) -> None:
-        guild_member(interaction)
         await set_consent(interaction, self.storage, allow)
 
     @holdem.command(name="stop", description="Close the table after this hand (host or admin).")
@@ -486,11 +492,6 @@ class Holdem(TableCog[TablePresenter]):
         else:
             text = "The table closes at the end of this hand; everyone is cashed out then."
         await interaction.followup.send(text, ephemeral=True)
-
-
-def _refuse_bot_accounts(member: discord.Member) -> None:
-    if member.bot:
-        raise Refusal("Bot accounts cannot play.")
 
 
 async def setup(bot: FeltBot) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
+from bot.discord.holdem.home_table import home_buttons, run_boards_lines, run_question
 from bot.discord.holdem.ids import ActionRef, Move, action_id, cards_id
 from bot.discord.posts import (
     TITLE_LIMIT,
@@ -82,6 +83,8 @@ def table_payload(
     buttons and the turn line."""
     view = table_view(snapshot)
     text = holdem_table_text(view)
+    if snapshot.run_boards:
+        text += "\n" + "\n".join(run_boards_lines(snapshot))
     if log:
         lines = "\n".join(escape(line) for line in log[-LOG_LINES:])
         extra = f"\n\n**This hand**\n{lines}"
@@ -101,7 +104,7 @@ def table_payload(
         description=text,
         footer=footer,
         view=view,
-        buttons=tuple(table_buttons(snapshot)) if live else (),
+        buttons=tuple(table_buttons(snapshot) + home_buttons(snapshot)) if live else (),
         alt_text=alt[:1024],
     )
 
@@ -125,6 +128,9 @@ def turn_line(snapshot: TableSnapshot) -> str:
     """Whose turn it is, with a live countdown; or what the table is waiting for."""
     if snapshot.status is TableLifecycle.CLOSED:
         return "This table is closed."
+    question = run_question(snapshot)
+    if question is not None:
+        return question
     seat = snapshot.seat(snapshot.to_act_seat) if snapshot.to_act_seat is not None else None
     if seat is not None and snapshot.legal is not None:
         if seat.is_bot or seat.user_id is None:
@@ -253,7 +259,7 @@ def tabled_post(event: HandsTabled) -> Post:
 
 def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> Post:
     lines = []
-    if event.board:
+    if event.board and not event.snapshot.run_boards:
         lines.append(f"Board: {cards_text(event.board)}")
     if actions:
         lines.append(f"{street.label}: " + escape(" · ".join(actions)))
@@ -268,11 +274,17 @@ def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> P
         if description:
             line += f" — {escape(description)}"
         lines.append(line)
+    boards = 1 + max((pot.board for pot in event.pots), default=0)
+    pot_count = len({pot.pot_index for pot in event.pots})
+    for index, board in enumerate(event.snapshot.run_boards, 1):
+        lines.append(f"Board {index}: {cards_text(board)}")
     for pot in event.pots:
         winners = [(name, amount) for _seat, name, amount in pot.winners]
         who = ", ".join(f"**{escape(name)}** {amount:,}" for name, amount in winners)
         verb = "split" if len(winners) > 1 else "won by"
-        line = f"{pot_name(pot.pot_index, len(event.pots))} {pot.amount:,} {verb} {who}"
+        line = f"{pot_name(pot.pot_index, pot_count)} {pot.amount:,} {verb} {who}"
+        if boards > 1:
+            line = f"{line} on board {pot.board + 1}"
         # The engine leaves the description empty when one hand was left live, which is also
         # the case when the others mucked at showdown: then the winner's shown hand says it.
         winning = pot.description or next(

@@ -15,9 +15,10 @@ import discord
 from bot.discord.chips import chips
 from bot.discord.holdem.formatting import RESULT_COLOUR, escape
 from bot.discord.holdem.history import table_id_here
+from bot.discord.permissions import guild_member
 from bot.discord.replies import acknowledge
-from bot.holdem.host import HoldemTable
 from bot.holdem.ledger import SettleUp, settle_up
+from bot.holdem.manager import HoldemTables
 from bot.render.text import EMBED_DESCRIPTION_LIMIT
 from storage import Storage
 
@@ -64,11 +65,12 @@ def ledger_files(settled: SettleUp) -> list[discord.File]:
 
 
 async def send_ledger(
-    interaction: discord.Interaction[Any], storage: Storage, live: HoldemTable | None
+    interaction: discord.Interaction[Any], storage: Storage, tables: HoldemTables
 ) -> None:
     """``/holdem ledger``: this channel's table session (the live table, else the last one that
     played here), privately."""
-    guild_id = interaction.guild_id or 0
+    guild_id = guild_member(interaction).guild.id
+    live = tables.get(interaction.channel_id or 0)
     table_id = await table_id_here(storage, guild_id, interaction.channel_id or 0, live)
     await acknowledge(interaction, ephemeral=True, thinking=True)
     settled = settle_up(await storage.table_session(table_id))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import io
 import itertools
 import logging
@@ -23,6 +24,8 @@ import discord
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import table_payload
+from bot.discord.holdem.home_posts import home_post
+from bot.discord.holdem.home_table import home_buttons
 from bot.discord.holdem.ledger import post_closing_ledger
 from bot.discord.holdem.rail import RailDms
 from bot.discord.posts import Post
@@ -55,6 +58,7 @@ from bot.holdem.events import (
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.home_events import BountyCollected, CardsRevealed, RabbitHuntDealt
 from bot.holdem.kinds import Stage
 from bot.holdem.rail import RailCards
 from bot.render import HoldemTableView, render_cards, render_holdem_table
@@ -214,6 +218,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 self.channel.post(Post(description=formatting.escape(text)))
             case RailCards():
                 self._rail.send(event, self._snapshot.name if self._snapshot else "Hold'em")
+            case CardsRevealed() | RabbitHuntDealt() | BountyCollected():
+                self.channel.post(home_post(event))
             case HoldemTableClosed():
                 self._closed = event
                 self.channel.post(formatting.closed_post(event))
@@ -285,6 +291,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         latest = self._snapshot
         if latest is not None and latest is not snapshot:
             payload = with_content(payload, formatting.turn_line(latest))
+            # Between hands the last result stays in view with the latest after-hand buttons.
+            payload = dataclasses.replace(payload, buttons=tuple(home_buttons(latest)))
         return payload
 
     # ----- DMs -----------------------------------------------------------------------------------

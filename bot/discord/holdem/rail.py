@@ -15,6 +15,7 @@ import discord
 
 from bot.discord.holdem.formatting import escape, hole_cards_text
 from bot.discord.pacing import Pacer
+from bot.discord.permissions import guild_member
 from bot.discord.table_channel import SEND_FAILURES
 from bot.holdem.host import HoldemTable
 from bot.holdem.rail import RailCards
@@ -41,7 +42,7 @@ async def toggle_watch(interaction: discord.Interaction[Any], table: HoldemTable
 
 async def set_consent(interaction: discord.Interaction[Any], storage: Storage, allow: bool) -> None:
     """``/holdem rail allow:``: whether the rail may see this member's cards, hands later."""
-    guild_id = interaction.guild_id or 0
+    guild_id = guild_member(interaction).guild.id
     await storage.set_rail_consent(guild_id, interaction.user.id, allow)
     text = (
         "Watchers on the rail may now see your cards, only of hands already over."
