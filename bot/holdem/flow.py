@@ -196,10 +196,7 @@ class HandLifecycle(HomeFlow):
             if not self._still(hand_id, action_count) or hand is None or player is None:
                 return
             seat = self.seats[self.order.seat(player)]
-            if seat.user_id is not None and self._time_bank_started(
-                seat.user_id, hand_id, action_count
-            ):
-                await self._publish_table()
+            if await self.start_time_bank(seat, hand_id, action_count):
                 return
             events = hand.act(player, _timeout_action(hand))
             await self.publish_missed_turn(seat)

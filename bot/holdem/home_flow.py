@@ -26,6 +26,7 @@ from bot.holdem.seating import Seat, Seating
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.timebank import TimeBanks
 from bot.tables.clock import Scheduler, TimerHandle
+from bot.tables.events import Notice
 from engine.holdem import Hand
 from storage import Storage, StorageError
 
@@ -62,12 +63,13 @@ class HomeFlow:
 
     # ----- time banks and missed turns (lock held) ---------------------------------------------
 
-    def _time_bank_started(self, user_id: int, hand_id: int, action_count: int) -> bool:
-        """The turn timer ran out: start the member's time bank, if it has seconds left."""
-        if self.time_banks.running is not None:
-            return False  # it is the bank that ran out
+    async def start_time_bank(self, seat: Seat, hand_id: int, action_count: int) -> bool:
+        """The turn timer ran out: start the member's time bank, if it has seconds left (and
+        say so); False when the timeout rule must play."""
+        if seat.user_id is None or self.time_banks.running is not None:
+            return False  # a bot, or it is the bank that ran out
         now = self._scheduler.now()
-        deadline = self.time_banks.start(user_id, now, self.settings)
+        deadline = self.time_banks.start(seat.user_id, now, self.settings)
         if deadline is None:
             return False
         self._deadline = deadline
@@ -76,6 +78,8 @@ class HomeFlow:
             await self._timeout(hand_id, action_count)
 
         self._turn_timer = self._scheduler.call_later(deadline - now, bank_out)
+        await self.publish(Notice(f"{seat.name} is on their time bank ({deadline - now:.0f} s)."))
+        await self._publish_table()
         return True
 
     async def publish_missed_turn(self, seat: Seat) -> None:

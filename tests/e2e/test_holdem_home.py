@@ -300,6 +300,7 @@ async def test_the_time_bank_counts_down_on_the_table_message_before_the_fold(
         ),
         "the table message to count the time bank down",
     )
+    await fake.wait_for_message(world.channel, lambda m: "Alice is on their time bank" in m.text)
     await h.scheduler.expire_turn()  # the bank ran out: the timeout rule plays
 
     await h.wait_host(lambda: h.moved_on(ref), "the timeout rule to play")

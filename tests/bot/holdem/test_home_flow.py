@@ -17,6 +17,7 @@ from bot.holdem.rail import RailCards
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import ManualScheduler
 from bot.tables.errors import TableError
+from bot.tables.events import Notice
 from engine.holdem import ActionKind, Call, Check, RaiseTo
 from storage import Storage
 from tests.bot.holdem.support import ALICE, BOB, CAROL, GUILD, TableFactory, calling_station
@@ -122,6 +123,7 @@ async def test_time_bank_starts_when_the_turn_timer_runs_out_and_charges_the_sec
     snapshot = table.snapshot()
     assert hand.action_count == count and not [e for e in recorder.of(ActionTaken) if e.automatic]
     assert snapshot.time_bank and snapshot.deadline == scheduler.now() + 20
+    assert [n.text for n in recorder.of(Notice)] == ["Alice is on their time bank (20 s)."]
     await scheduler.advance(4.5)
     legal = hand.turn
     assert legal is not None
