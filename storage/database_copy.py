@@ -244,6 +244,16 @@ TABLES: tuple[CopiedTable, ...] = (
     CopiedTable(
         "dm_refusal_notices", ("table_id", "user_id", "noticed_at"), ("table_id", "user_id")
     ),
+    CopiedTable(
+        "holdem_time_banks",
+        ("table_id", "user_id", "seconds", "updated_at"),
+        ("table_id", "user_id"),
+    ),
+    CopiedTable(
+        "holdem_rail_consent",
+        ("guild_id", "user_id", "allowed", "updated_at"),
+        ("guild_id", "user_id"),
+    ),
 )
 """Every table of the schema, parents before children (foreign keys hold after each insert)."""
 

@@ -44,7 +44,6 @@ from storage.models import (
     OccupiedSeat,
     SeatChange,
     SeatResult,
-    SessionLine,
     SettledHand,
     StartedHand,
     TableInfo,
@@ -754,38 +753,3 @@ def list_hands(
     params.extend([limit, offset])
     records = [read_hand(tx, int(row[0]), int(row[1])) for row in tx.all(sql, params)]
     return [record for record in records if record is not None]
-
-
-def table_sessions(tx: Transaction, table_id: int) -> list[SessionLine]:
-    """Every seating session at a table, PokerNow style: buy-ins, buy-outs, stack and net."""
-    if tx.value("SELECT 1 FROM poker_tables WHERE table_id = ?", (table_id,)) is None:
-        raise UnknownTable(table_id)
-    rows = tx.all(
-        "SELECT s.seat_id, s.user_id, s.bot_name, s.display_name, s.joined_at, s.left_at, "
-        "a.balance, "
-        "COALESCE(SUM(CASE WHEN l.kind IN ('buy_in', 'rebuy') THEN l.delta ELSE 0 END), 0), "
-        "COALESCE(SUM(CASE WHEN l.kind = 'cash_out' THEN -l.delta ELSE 0 END), 0) "
-        "FROM seats s JOIN accounts a ON a.account_id = s.account_id "
-        "LEFT JOIN ledger l ON l.account_id = s.account_id "
-        "WHERE s.table_id = ? "
-        "GROUP BY s.seat_id, s.user_id, s.bot_name, s.display_name, s.joined_at, s.left_at, "
-        "a.balance ORDER BY s.joined_at, s.seat_id",
-        (table_id,),
-    )
-    lines = []
-    for _seat_id, user_id, bot_name, display_name, joined, left, stack, bought, out in rows:
-        player_id = str(user_id) if user_id is not None else f"bot:{bot_name}"
-        name = display_name or bot_name or str(user_id)
-        lines.append(
-            SessionLine(
-                player_name=name,
-                player_id=player_id,
-                session_start=parse_time(joined),
-                session_end=None if left is None else parse_time(left),
-                buy_in=int(bought),
-                buy_out=int(out),
-                stack=int(stack),
-                net=int(out) + int(stack) - int(bought),
-            )
-        )
-    return lines

@@ -38,8 +38,10 @@ from storage import (
     economy,
     hand_export,
     holdem,
+    home_flow,
     instances,
     player_counts,
+    sessions,
     stats,
     table_messages,
     trainer,
@@ -86,7 +88,6 @@ from storage.models import (
     SeasonStarted,
     SeatChange,
     SeatResult,
-    SessionLine,
     SettledHand,
     SettledRound,
     StartedHand,
@@ -94,6 +95,7 @@ from storage.models import (
     TableInfo,
     TableMessage,
     TableOpened,
+    TableSession,
     Transfer,
     VoidedHand,
 )
@@ -821,9 +823,9 @@ class Storage:
             )
         )
 
-    async def table_sessions(self, table_id: int) -> list[SessionLine]:
-        """A table's seating sessions, PokerNow style."""
-        return await self._read(lambda tx: holdem.table_sessions(tx, table_id))
+    async def table_session(self, table_id: int) -> TableSession:
+        """A table's session (open to close) and its seatings, PokerNow style."""
+        return await self._read(lambda tx: sessions.table_session(tx, table_id))
 
     # --- blackjack ---------------------------------------------------------------------------
 
@@ -1006,6 +1008,33 @@ class Storage:
             lambda work: table_messages.note_dm_refused(work, table_id, user_id),
             guild=_table_guild(table_id),
         )
+
+    # --- home-game state (time banks, the rail) -------------------------------------------
+
+    async def save_time_banks(self, table_id: int, banks: Mapping[int, int]) -> None:
+        """Store members' time banks at a table (seconds left, by user id)."""
+        for user_id in banks:
+            require_id(user_id, "A user id")
+        await self._write(
+            lambda work: home_flow.save_time_banks(work, table_id, banks),
+            guild=_table_guild(table_id),
+        )
+
+    async def time_banks(self, table_id: int) -> dict[int, int]:
+        """Members' stored time banks at a table, by user id."""
+        return await self._read(lambda tx: home_flow.time_banks(tx, table_id))
+
+    async def set_rail_consent(self, guild_id: int, user_id: int, allowed: bool) -> None:
+        """Whether a member lets the rail see their past hands' cards in this guild."""
+        _require_ids(guild_id, user_id)
+        await self._write(
+            lambda work: home_flow.set_rail_consent(work, guild_id, user_id, allowed),
+            guild=_in_guild(guild_id),
+        )
+
+    async def rail_consents(self, guild_id: int, user_ids: tuple[int, ...]) -> set[int]:
+        """Which of these members allowed the rail in this guild."""
+        return await self._read(lambda tx: home_flow.rail_consents(tx, guild_id, user_ids))
 
     # --- recovery and checking ---------------------------------------------------------------
 
@@ -1388,8 +1417,8 @@ class Storage:
 
     async def export_sessions_csv(self, out: TextIO, table_id: int) -> int:
         """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
-        lines = await self.table_sessions(table_id)
-        return write_sessions(out, lines)
+        session = await self.table_session(table_id)
+        return write_sessions(out, list(session.lines))
 
 
 def _require_ids(guild_id: object, *user_ids: object) -> None:

@@ -1,7 +1,8 @@
 """What a Hold'em table host tells its front (Discord or terminal): snapshots and happenings.
 
-Only ``HoleCards`` carries hidden cards, and it names the one member who may see it; every other
-event and every snapshot holds face-up cards only, so a front cannot leak a hand by accident.
+Only ``HoleCards`` (the hand in play) and ``RailCards`` (a settled hand, for the rail) carry hidden
+cards, and each names the one member who may see it; every other event and every snapshot holds
+face-up cards only, so a front cannot leak a hand by accident.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from bot.holdem.home_events import (
     RunCountAsk,
 )
 from bot.holdem.kinds import SeatStatus, Stage
+from bot.holdem.ledger import SettleUp
+from bot.holdem.rail import RailCards
 from bot.tables.events import Notice
 from engine.cards import Card
 from engine.holdem import Action, ActionKind, Call, Check, Fold, LegalActions, RaiseTo
@@ -138,6 +141,10 @@ class TableSnapshot:
     """When the next hand is dealt (Unix seconds), while the table pauses between hands."""
     options: str = ""
     """The table's home-game options in a few words ("" for a plain table)."""
+    time_bank: bool = False
+    """The player to act is on their time bank: ``deadline`` is when it runs out."""
+    rail: tuple[str, ...] = ()
+    """Who is watching on the rail (everyone may see it)."""
     run_boards: tuple[tuple[Card, ...], ...] = ()
     """Every board of a hand run more than once or on a double board (else empty)."""
     run_count_ask: RunCountAsk | None = None
@@ -320,6 +327,8 @@ class HoldemTableClosed:
     reason: str
     cash_outs: tuple[tuple[str, int | None, int], ...]
     """(name, user id or None for a bot, chips returned)."""
+    settle_up: SettleUp | None = None
+    """The session's ledger and who pays whom (None if storage could not read it)."""
 
 
 TableEvent = (
@@ -337,6 +346,7 @@ TableEvent = (
     | PlayerReturned
     | HandCancelled
     | HoldemTableClosed
+    | RailCards
     | Notice
     | CardsRevealed
     | RabbitHuntDealt

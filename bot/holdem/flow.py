@@ -15,9 +15,7 @@ import secrets
 from collections.abc import Callable, Sequence
 
 from bot.holdem import home_after, home_runs
-from bot.holdem.errors import (
-    TableClosingError,
-)
+from bot.holdem.errors import TableClosingError
 from bot.holdem.events import (
     HandDealt,
     HandFinished,
@@ -25,18 +23,22 @@ from bot.holdem.events import (
     HoldemTableClosed,
     HoleCards,
     Offer,
-    PlayerSatOut,
     TableChanged,
     TableEvent,
     TableLifecycle,
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.home_flow import HomeFlow
+from bot.holdem.ledger import closing_session
 from bot.holdem.narrate import narrate, posted, summarise
 from bot.holdem.order import SeatOrder, to_act
+from bot.holdem.preactions import PreActions
+from bot.holdem.rail import Rail
 from bot.holdem.seating import BotFactory, Seat, Seating
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import TableState, table_snapshot
+from bot.holdem.timebank import TimeBanks
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.moves import move_chips
 from bot.tables.presenter import Presenter
@@ -48,14 +50,11 @@ from storage import Storage
 
 _log = logging.getLogger("felt.holdem")
 
-TIMEOUTS_BEFORE_SITTING_OUT = 2
-
-
 EquityFunction = Callable[[Sequence[tuple[Card, ...]], Sequence[Card]], Sequence[float]]
 """Chances to win or share for face-up hands on a partial board (runs in a worker thread)."""
 
 
-class HandLifecycle:
+class HandLifecycle(HomeFlow):
     """A table's hand in progress and its timers; ``HoldemTable`` adds the commands."""
 
     def __init__(
@@ -111,6 +110,7 @@ class HandLifecycle:
         """Public statistics of everyone who played here, for the bots to read."""
         self._closed = asyncio.Event()
         self._suspended = False
+        self.time_banks, self.preactions, self.rail = TimeBanks(), PreActions(), Rail()
         self.run_consent = home_runs.RunConsent()
         self.finished_hand: home_after.FinishedHand | None = None
 
@@ -136,6 +136,8 @@ class HandLifecycle:
             seats=self.seating.facts(),
             last_actions=dict(self._last_actions),
             next_hand_at=self._next_hand_at,
+            time_bank=self.time_banks.running is not None,
+            rail=self.rail.names(),
         )
         snapshot = table_snapshot(state, self.hand, self.order, self._deadline)
         return home_after.decorate(home_runs.decorate(snapshot, self), self)
@@ -194,14 +196,10 @@ class HandLifecycle:
             if not self._still(hand_id, action_count) or hand is None or player is None:
                 return
             seat = self.seats[self.order.seat(player)]
-            seat.timeouts += 1
+            if await self.start_time_bank(seat, hand_id, action_count):
+                return
             events = hand.act(player, _timeout_action(hand))
-            if seat.timeouts >= TIMEOUTS_BEFORE_SITTING_OUT and seat.user_id is not None:
-                seat.sitting_out = True
-                seat.sit_out_reason = "timed out twice"
-                await self.publish(
-                    PlayerSatOut(seat.seat_no, seat.name, seat.user_id, "timed out twice in a row")
-                )
+            await self.publish_missed_turn(seat)
             await self._after_events(events, automatic=True)
 
     def _still(self, hand_id: int, action_count: int) -> bool:
@@ -218,7 +216,7 @@ class HandLifecycle:
         hand = self.hand
         while hand is not None and self.hand is hand and not hand.is_complete:
             player = to_act(hand)
-            if player is None or not self.seats[self.order.seat(player)].leaving:
+            if player is None or not self.seats[self.order.seat(player)].plays_itself:
                 return
             if hand.phase is Phase.RUN_COUNT:
                 return  # leavers answer the run count in ``home_runs.ask_run_counts``
@@ -309,7 +307,7 @@ class HandLifecycle:
 
     def _leaver_to_act(self) -> bool:
         player = to_act(self.hand) if self.hand is not None else None
-        return player is not None and self.seats[self.order.seat(player)].leaving
+        return player is not None and self.seats[self.order.seat(player)].plays_itself
 
     async def _with_equities(self, tabled: HandsTabled) -> HandsTabled:
         """All-in before the river: each shown hand's chance to win (in a worker thread)."""
@@ -343,20 +341,16 @@ class HandLifecycle:
         assert seat.user_id is not None
         turn = hand.turn
         assert turn is not None
+        if (chosen := self.preactions.take(seat.seat_no, hand_id, hand, turn)) is not None:
+            await self._after_events(hand.act(player, chosen), automatic=False)
+            return
         offer = Offer.of(turn, seat.seat_no)
         self._deadline = self._scheduler.now() + self.settings.turn_seconds
         self._turn_timer = self._scheduler.call_later(
             self.settings.turn_seconds, lambda: self._timeout(hand_id, count)
         )
         await self.publish(
-            TurnStarted(
-                hand_id,
-                count,
-                seat.seat_no,
-                seat.user_id,
-                self._deadline,
-                offer,
-            )
+            TurnStarted(hand_id, count, seat.seat_no, seat.user_id, self._deadline, offer)
         )
         await self._publish_table()
 
@@ -399,6 +393,7 @@ class HandLifecycle:
         self.hand = None
         self.order = SeatOrder()
         await self.seating.after_hand(dealt, self.hand_id)
+        await self.after_hand_flow()
         if self.status is TableLifecycle.STOPPING:
             await self._close("stopped")
             return
@@ -444,7 +439,8 @@ class HandLifecycle:
         self.hand = None
         self.order = SeatOrder()
         self.status = TableLifecycle.CLOSED
-        await self.publish(HoldemTableClosed(reason, cash_outs))
+        settled = await closing_session(self.storage, self.table_id)
+        await self.publish(HoldemTableClosed(reason, cash_outs, settled))
         self._closed.set()
 
     # ------------------------------------------------------------------------ helpers
@@ -469,6 +465,7 @@ class HandLifecycle:
             self._turn_timer.cancel()
             self._turn_timer = None
         self._deadline = None
+        self.time_banks.stop(self._scheduler.now())
 
     def _cancel_timers(self) -> None:
         self._cancel_turn_timer()

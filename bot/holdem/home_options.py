@@ -49,6 +49,8 @@ class TableOption:
     unit: str = ""
     """Said after a number on the table message (``chips``, ``hands``, ``seconds``)."""
     choices: tuple[str, ...] = ()
+    terminal: bool = True
+    """Whether ``felt play holdem`` offers it (the rail needs members watching: Discord only)."""
 
     def read(self, text: str) -> Any:
         """The value ``text`` names, or a ``TableSettingsError`` saying what is accepted."""
@@ -132,6 +134,12 @@ OPTIONS: tuple[TableOption, ...] = (
     TableOption("double_board", "Double board", S, "bomb pots play two boards"),
     TableOption("seven_deuce_bounty", "7-2 bounty", W, "from each", 0, MAX_BLIND, "chips"),
     TableOption("rabbit_hunt", "Rabbit hunt", S, "see the cards that would have come"),
+    TableOption("time_bank", "Time bank", W, "seconds after the turn timer", 0, 600, "seconds"),
+    TableOption("time_bank_refill", "Bank refill", W, "seconds added", 0, 600, "seconds"),
+    TableOption("time_bank_every", "Refill every", W, "hands between refills", 1, 1000, "hands"),
+    TableOption("away_after", "Away after", W, "timed-out turns in a row", 1, 10, "turns"),
+    TableOption("rail_delay", "Rail delay", W, "hands the rail's DMs lag", 0, 10, "hands",
+                terminal=False),
 )  # fmt: skip
 """Every table option ``/holdem options`` changes, in the order it lists them."""
 

@@ -41,6 +41,7 @@ from bot.holdem.home_settings import apply_option_changes
 from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, PendingJoin
 from bot.holdem.settings import HoldemSettings
+from bot.holdem.timebank import TimeBanks
 from bot.tables.clock import Scheduler
 from bot.tables.errors import STALE_BUTTON, StaleActionError
 from bot.tables.events import Notice
@@ -127,6 +128,7 @@ class HoldemTable(HandLifecycle):
         )
         for seat in info.seats:
             table.seating.restore(seat)
+        table.time_banks = TimeBanks(await storage.time_banks(info.table_id))
         return table
 
     async def resume(self) -> None:
@@ -249,6 +251,7 @@ class HoldemTable(HandLifecycle):
             seat.sit_out_reason = "by choice"
             await self.publish(PlayerSatOut(seat.seat_no, seat.name, user_id, "by choice"))
             await self._publish_table()
+            await self._play_for_leavers()  # away: no waiting on their turns in this hand
 
     async def back(self, user_id: int) -> None:
         """Be dealt in again from the next hand."""
@@ -367,6 +370,7 @@ class HoldemTable(HandLifecycle):
             except EngineError as error:
                 raise InvalidActionError(_sentence(str(error))) from None
             self.seats[offer.seat_no].timeouts = 0
+            self.preactions.forget(offer.seat_no)
             await self._after_events(events, automatic=False)
 
     # ------------------------------------------------------------------ home games

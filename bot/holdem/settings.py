@@ -60,6 +60,17 @@ class HoldemSettings:
     double_board: bool = False
     seven_deuce_bounty: int = 0
     rabbit_hunt: bool = False
+    # Home-game flow (bot.holdem.timebank, bot.holdem.away, bot.holdem.rail): rows of OPTIONS too.
+    time_bank: int = 0
+    """Seconds each member may take beyond their turn timer, over the session (0: none)."""
+    time_bank_refill: int = 0
+    """Seconds added to every seated member's bank (up to ``time_bank``) each refill."""
+    time_bank_every: int = 10
+    """A refill every this many hands."""
+    away_after: int = 2
+    """Turns in a row a member lets time out before they are put away (sit out)."""
+    rail_delay: int = 0
+    """Hands a watcher's DM of the hole cards lags the game by (0: the rail is off)."""
 
     @property
     def default_buy_in(self) -> int:

@@ -148,7 +148,7 @@ def _caption(seat: HoldemSeatView, street: Stage) -> tuple[str, tuple[int, int, 
     if seat.status is SeatStatus.FOLDED:
         return "Folded", PALETTE.dim_text
     if seat.status is SeatStatus.SITTING_OUT:
-        return "Sitting out", PALETTE.dim_text
+        return "Away", PALETTE.dim_text
     if seat.status is SeatStatus.WAITING:
         return "Waiting for next hand", PALETTE.dim_text
     if street.is_over and seat.hand_description:

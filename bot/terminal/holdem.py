@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.holdem.host import HoldemTable
+from bot.holdem.ledger import closing_session
 from bot.holdem.settings import HoldemSettings
 from bot.tables.errors import TableError
 from bot.terminal.bots import EQUITY, bot_factory
@@ -34,6 +35,7 @@ from bot.terminal.commands import (
 )
 from bot.terminal.holdem_home import home_command
 from bot.terminal.holdem_screen import TABLE_NAME, HoldemScreen
+from bot.terminal.ledger import print_ledger
 from bot.terminal.lines import EndOfInput, Line
 from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import HurryingScheduler, Inbox, Interrupted
@@ -115,6 +117,9 @@ async def play_holdem(
         if not table.is_closed:  # an unexpected error: put every chip back before giving up
             await table.close("the terminal session ended")
         await scheduler.drain()
+    settled = await closing_session(storage, table.table_id)
+    if settled is not None:
+        print_ledger(console, settled)
     funds = await balance(storage, guild_id)
     console.print(Text(f"Wallet: {chips(funds)} chips", style="bold"))
     console.print(Text(EXPORT_HINT, style="dim"))

@@ -20,12 +20,13 @@ if TYPE_CHECKING:
     from bot.holdem.host import HoldemTable
 
 SHOWS = {"1": (0,), "2": (1,), "both": (0, 1)}
+TERMINAL_OPTIONS = tuple(option for option in OPTIONS if option.terminal)
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per table option (``--straddle utg``, ``--rabbit-hunt on``...)."""
     group = parser.add_argument_group("home-game options (see /holdem options)")
-    for option in OPTIONS:
+    for option in TERMINAL_OPTIONS:
         group.add_argument(
             f"--{option.name.replace('_', '-')}",
             dest=f"option_{option.name}",
@@ -37,7 +38,7 @@ def add_option_flags(parser: argparse.ArgumentParser) -> None:
 def with_option_flags(settings: HoldemSettings, args: argparse.Namespace) -> HoldemSettings:
     """``settings`` with the option flags given, or a ``CliError`` naming the bad one."""
     changes = {}
-    for option in OPTIONS:
+    for option in TERMINAL_OPTIONS:
         text = getattr(args, f"option_{option.name}", None)
         if text is None:
             continue

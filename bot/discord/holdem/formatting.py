@@ -95,6 +95,8 @@ def table_payload(
     footer = f"Table {snapshot.table_id} · blinds {snapshot.small_blind:,}/{snapshot.big_blind:,}"
     if snapshot.options:
         footer += f" · {snapshot.options}"
+    if snapshot.rail:
+        footer += " · Rail: " + ", ".join(snapshot.rail)
     return TablePayload(
         image_name=IMAGE_NAME,
         content=turn_line(snapshot) if live else "",
@@ -142,7 +144,8 @@ def turn_line(snapshot: TableSnapshot) -> str:
             owed += f", {'bet' if legal.is_bet else 'raise to'} {legal.min_raise_to:,}+"
         line = f"▶ <@{seat.user_id}> to act ({owed})"
         if snapshot.deadline is not None:
-            line += f" · times out <t:{int(snapshot.deadline)}:R>"
+            clock = "time bank runs out" if snapshot.time_bank else "times out"
+            line += f" · {clock} <t:{int(snapshot.deadline)}:R>"
         return line
     if snapshot.status is TableLifecycle.STOPPING:
         return "This table closes after this hand."
@@ -322,7 +325,7 @@ def left_line(event: PlayerLeft) -> str:
 
 
 def sat_out_line(event: PlayerSatOut) -> str:
-    return f"{escape(event.name)} is sitting out ({escape(event.reason)})."
+    return f"{escape(event.name)} is away, sitting out ({escape(event.reason)})."
 
 
 def returned_line(event: PlayerReturned) -> str:

@@ -7,6 +7,8 @@ a click after a restart still finds its table, and a stale or repeated click is 
   ``raise`` (opens the amount modal);
 - ``holdem:act:{table}:{hand}:{count}:to:{amount}`` for the quick raise buttons;
 - ``holdem:cards:{table}`` for "My cards" (valid for the whole life of the table);
+- ``holdem:pre:{table}:{choice}`` for the private panel under "My cards": a pre-action to tick
+  or untick (``check_fold``, ``check``, ``call_any``), or ``away`` / ``back``;
 - ``holdem:raise:{table}:{hand}:{count}`` for the raise modal, and ``amount`` for its input;
 - ``holdem:replay:{table}:{hand}:{user}:{frame}:{step}`` for the replayer's buttons (``/holdem
   hand``): the frame to show, and which button (``prev`` or ``next``) so that ids stay unique;
@@ -27,6 +29,9 @@ ACTION_TEMPLATE = (
     r"(?P<move>fold|check|call|raise|to)(?::(?P<amount>[0-9]{1,20}))?"
 )
 CARDS_TEMPLATE = r"holdem:cards:(?P<table>[0-9]{1,20})"
+PRE_ACTION_TEMPLATE = (
+    r"holdem:pre:(?P<table>[0-9]{1,20}):(?P<choice>check_fold|check|call_any|away|back)"
+)
 RAISE_MODAL_PREFIX = "holdem:raise:"
 RAISE_MODAL_TEMPLATE = (
     r"holdem:raise:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<count>[0-9]{1,20})"
@@ -97,6 +102,10 @@ def action_id(ref: ActionRef, move: Move, amount: int | None = None) -> str:
 
 def cards_id(table_id: int) -> str:
     return f"holdem:cards:{table_id}"
+
+
+def pre_action_id(table_id: int, choice: str) -> str:
+    return f"holdem:pre:{table_id}:{choice}"
 
 
 def raise_modal_id(ref: ActionRef) -> str:
