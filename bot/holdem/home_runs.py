@@ -16,9 +16,10 @@ The rules the table host plays by (tested in tests/bot/holdem/test_home_dealing.
 - **Run it N times**: when everyone still in is all in before the river, each member all in is
   asked (buttons on the table message) for 1 to N runs; the question times out after
   ``RUN_COUNT_SECONDS`` (or the turn time, if shorter) and no answer counts as once. A bot, or a
-  player who is leaving, answers at once: a bot agrees to the most runs offered (running more
+  member leaving or away, answers at once: a bot agrees to the most runs offered (running more
   times keeps every player's expectation and only lowers the swings, so a bot never blocks a
-  member's wish), a leaver answers once. The board runs N times only if every answer is N.
+  member's wish), a member who is leaving or away answers once. The board runs N times only
+  if every answer is N.
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ async def announce(table: HandLifecycle, events: list[Event]) -> None:
 
 
 async def ask_run_counts(table: HandLifecycle) -> None:
-    """The hand waits on run counts (lock held): bots and leavers answer now; members are asked
-    once, with one timer for all of them."""
+    """The hand waits on run counts (lock held): bots, leavers and the away answer now; the
+    other members are asked once, with one timer for all of them."""
     hand = table.hand
     assert hand is not None and hand.phase is Phase.RUN_COUNT
     table._cancel_turn_timer()  # the last bettor's timer: nobody bets any more
@@ -125,7 +126,7 @@ async def ask_run_counts(table: HandLifecycle) -> None:
     most = turn.max_run_count
     for player in still_to_answer(hand):
         seat = table.seats[table.order.seat(player)]
-        if seat.user_id is None or seat.leaving:
+        if seat.user_id is None or seat.plays_itself:
             count = most if seat.user_id is None else 1
             events = hand.act(player, ChooseRunCount(count))
             await table._after_events(events, automatic=True)

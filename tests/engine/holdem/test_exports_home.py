@@ -4,6 +4,7 @@ run twice, a double board, a bomb pot."""
 from __future__ import annotations
 
 import json
+from random import Random
 
 from engine.cards import parse_cards
 from engine.holdem import (
@@ -86,7 +87,8 @@ def test_pokerstars_straddle_and_bomb_pot_lines() -> None:
 
 def test_pokerstars_double_board_names_both_boards_each_street() -> None:
     options = HandOptions(bomb_pot=True, boards=2)
-    hand = _finish(Hand(Stakes.bomb_pot(3, 5, 2), [100] * 3, options=options))
+    # A seeded deck whose showdown is contested on both boards.
+    hand = _finish(Hand(Stakes.bomb_pot(3, 5, 2), [100] * 3, rng=Random(0), options=options))
     text = dumps(tell(phh.from_hand(hand)), LABEL)
     for street in ("FLOP", "TURN", "RIVER"):
         assert f"*** FIRST {street} ***" in text and f"*** SECOND {street} ***" in text
