@@ -119,6 +119,7 @@ async def ask_run_counts(table: HandLifecycle) -> None:
     once, with one timer for all of them."""
     hand = table.hand
     assert hand is not None and hand.phase is Phase.RUN_COUNT
+    table._cancel_turn_timer()  # the last bettor's timer: nobody bets any more
     turn = hand.turn
     assert turn is not None and turn.max_run_count > 1
     most = turn.max_run_count
@@ -194,8 +195,12 @@ async def choose_runs(table: HandLifecycle, user_id: int, hand_id: int, count: i
 
 
 def decorate(snapshot: TableSnapshot, table: HandLifecycle) -> TableSnapshot:
-    """While the run count is asked, the table shows the question and no one to act."""
+    """A bomb pot has no blinds to mark; while the run count is asked, the table shows the
+    question and no one to act."""
     hand = table.hand
+    if hand is not None and hand.options.bomb_pot:
+        unmarked = (replace(s, is_small_blind=False, is_big_blind=False) for s in snapshot.seats)
+        snapshot = replace(snapshot, seats=tuple(unmarked))
     ask = table.run_consent.ask
     if hand is None or hand.phase is not Phase.RUN_COUNT or ask is None:
         return snapshot

@@ -94,3 +94,30 @@ async def test_holdem_options_views_changes_and_refuses(
     assert by_admin.ephemeral and "`run_it_max` = 2" in by_admin.content
     info = await h.bot.storage.get_table(h.table().table_id)
     assert info is not None and info.settings["run_it_max"] == 2
+
+
+async def test_straddle_then_bomb_pot_at_a_discord_table(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    h = await start_holdem()
+    fake, alice, bob = fake_discord, world.alice, world.bob
+    await slash(
+        fake,
+        alice,
+        world,
+        "holdem start",
+        seats=3,
+        bots=1,
+        options="straddle=utg bomb_pot_every=3 bomb_pot_ante=10",
+    )
+    await slash(fake, bob, world, "holdem join")
+    # Hand 1 was dealt to Alice and the bot before Bob sat: heads-up, so no straddle.
+    await h.play([alice, bob], until=lambda: h.table().hand_id >= 2)
+    second = h.table().hand
+    assert second is not None and second.stakes.blinds_or_straddles == (5, 10, 20)
+    await h.play([alice, bob], until=lambda: h.table().hand_id >= 3)
+    bomb = h.table().hand
+    assert bomb is not None and bomb.options.bomb_pot and len(bomb.board) >= 3
+    assert bomb.stakes.antes == (10, 10, 10)
+    snapshot = h.table().snapshot()
+    assert not any(s.is_small_blind or s.is_big_blind for s in snapshot.seats)
