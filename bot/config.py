@@ -38,6 +38,8 @@ from bot.holdem.settings import (
     HoldemSettings,
 )
 from bot.tables.limits import (
+    BLACKJACK_BOT_STRATEGIES,
+    BLACKJACK_MAX_BOT_SPREAD,
     BLACKJACK_MAX_BOTS,
     BLACKJACK_MAX_SIDE_BET,
     BLACKJACK_SIDE_21_3_CHOICES,
@@ -264,9 +266,26 @@ class BlackjackConfig:
         default=0,
         metadata=meta(
             "House-funded bot players dealt in with the members (in seats they leave free); "
-            "they play basic strategy. Off while the server's bots are off.",
+            "they play bot_strategy. Off while the server's bots are off.",
             minimum=0,
             maximum=BLACKJACK_MAX_BOTS,
+        ),
+    )
+    bot_strategy: str = field(
+        default="basic",
+        metadata=meta(
+            "How the house bots play: basic strategy, or hilo (Hi-Lo counting: index plays "
+            "and a bet ramp by the true count, up to bot_spread minimum bets).",
+            choices=BLACKJACK_BOT_STRATEGIES,
+        ),
+    )
+    bot_spread: int = field(
+        default=1,
+        metadata=meta(
+            "The counting bots' bet spread: 1 to this many minimum bets by the true count "
+            "(1 is a flat bet; above 1 needs bot_strategy = hilo).",
+            minimum=1,
+            maximum=BLACKJACK_MAX_BOT_SPREAD,
         ),
     )
     side_21_3: str = field(
@@ -281,7 +300,10 @@ class BlackjackConfig:
     )
     counting: bool = field(
         default=False,
-        metadata=meta("Whether /blackjack count (the card-counting drill) is offered."),
+        metadata=meta(
+            "Whether /blackjack count (the card-counting drill, and the live count question "
+            "at a table) is offered."
+        ),
     )
     max_side_bet: int = field(
         default=100,
@@ -322,6 +344,24 @@ class EconomyConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """Defaults of a guild's tournaments; a guild's admins may change them for their server."""
+
+    members_create: bool = field(
+        default=False,
+        metadata=meta("Whether members who are not Felt admins may /tournament create."),
+    )
+    fee_percent: int = field(
+        default=0,
+        metadata=meta(
+            "The house's fee on every tournament buy-in, in percent of it, paid on top.",
+            minimum=0,
+            maximum=100,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class FeltConfig:
     """The whole configuration. Every section has a default, so ``FeltConfig()`` is valid."""
 
@@ -331,6 +371,7 @@ class FeltConfig:
     holdem: HoldemConfig = field(default_factory=HoldemConfig)
     blackjack: BlackjackConfig = field(default_factory=BlackjackConfig)
     economy: EconomyConfig = field(default_factory=EconomyConfig)
+    tournament: TournamentConfig = field(default_factory=TournamentConfig)
 
     @property
     def token(self) -> str:
@@ -419,6 +460,8 @@ def _check_consistency(config: FeltConfig, source: str) -> None:
         problems.append("[holdem] min_buy_in must be at least big_blind")
     if blackjack.min_bet > blackjack.max_bet:
         problems.append("[blackjack] min_bet must not be larger than max_bet")
+    if blackjack.bot_spread > 1 and blackjack.bot_strategy != "hilo":
+        problems.append("[blackjack] bot_spread above 1 needs bot_strategy = hilo")
     if discord.shard_ids and discord.shard_count == 0:
         problems.append("[discord] shard_ids needs shard_count")
     if any(shard >= discord.shard_count for shard in discord.shard_ids) and discord.shard_count:

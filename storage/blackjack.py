@@ -5,12 +5,17 @@ and refunds move escrow back, the house covering wins and taking losses.
 A bot player's bets come from the house and go back to it (``join_round_bot``): it plays under a
 negative player id (members' ids are snowflakes), its escrow is a member-less account, and it has
 no stats.
+
+A wallet holds at most ``MAX_CHIPS``. A payout or refund that would carry a wallet past it is paid
+up to the limit and the rest goes to the house, in the same operation and with its own ledger
+row (``_credit_member``), so settling never fails on a full wallet: the round closes, the chips
+are accounted for, and the result (``payouts``/``refunds``) says what was actually paid.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from storage.backend import Transaction
 from storage.errors import (
@@ -22,6 +27,7 @@ from storage.errors import (
 )
 from storage.ledger import Work, parse_time, require_amount, require_id, require_text
 from storage.models import (
+    MAX_CHIPS,
     MAX_SIDE_BET_PAYOUT,
     SIDE_BETS,
     AccountKind,
@@ -350,21 +356,21 @@ def settle_round(
             work.move(
                 found.guild_id, player.account_id, -player.escrow, LedgerKind.PAYOUT, player.user_id
             )
-        net = outcome.payout - player.escrow
-        payouts[player.user_id], nets[player.user_id] = outcome.payout, net
-        line = _record_player(work, round_id, player.user_id, outcome, net)
         if player.bot_name is not None:
             house_delta += player.escrow
+            payouts[player.user_id] = outcome.payout
+            nets[player.user_id] = outcome.payout - player.escrow
+            _record_player(work, round_id, player.user_id, outcome, nets[player.user_id])
             continue
-        wallet = work.member(found.guild_id, player.user_id)
-        balance = wallet.balance
-        if outcome.payout:
-            balance = work.move(
-                found.guild_id, wallet.account_id, outcome.payout, LedgerKind.PAYOUT, player.user_id
-            )
-        house_delta += player.escrow - outcome.payout
-        wallets[player.user_id] = balance
-        lines.append(line)
+        paid, wallets[player.user_id] = _credit_member(
+            work, found.guild_id, player.user_id, outcome.payout, LedgerKind.PAYOUT
+        )
+        house_delta += player.escrow - paid
+        payouts[player.user_id], nets[player.user_id] = paid, paid - player.escrow
+        paid_outcome = replace(outcome, payout=paid)
+        lines.append(
+            _record_player(work, round_id, player.user_id, paid_outcome, paid - player.escrow)
+        )
     if house_delta:
         work.move(found.guild_id, house, house_delta, LedgerKind.PAYOUT)
     season_id = work.guild(found.guild_id).season_id
@@ -377,6 +383,18 @@ def settle_round(
     _record_grades(work.tx, round_id, graded)
     add_blackjack_round(work, round_id)
     return SettledRound(round_id, payouts, nets, wallets)
+
+
+def _credit_member(
+    work: Work, guild_id: int, user_id: int, amount: int, kind: LedgerKind
+) -> tuple[int, int]:
+    """Credit up to ``amount`` to a member's wallet, never past ``MAX_CHIPS``: (chips paid,
+    the wallet's balance). The caller sends what was not paid to the house."""
+    wallet = work.member(guild_id, user_id)
+    paid = min(amount, MAX_CHIPS - wallet.balance)
+    if paid <= 0:
+        return 0, wallet.balance
+    return paid, work.move(guild_id, wallet.account_id, paid, kind, user_id)
 
 
 def _checked_outcomes(
@@ -451,21 +469,22 @@ def refund_round(work: Work, round_id: int, reason: str) -> RefundedRound:
     work.guild_id, work.round_id, work.note = found.guild_id, round_id, reason
     refunds: dict[int, int] = {}
     wallets: dict[int, int] = {}
+    house = work.guild(found.guild_id).house_account_id
+    to_house = 0
     for player in _players(work.tx, round_id):
-        source = _source(work, found.guild_id, player)
-        balance = work.balance(source)
         if player.escrow:
-            _escrow, balance = work.transfer(
-                found.guild_id,
-                player.account_id,
-                source,
-                player.escrow,
-                LedgerKind.REFUND,
-                user_id=player.user_id,
+            work.move(
+                found.guild_id, player.account_id, -player.escrow, LedgerKind.REFUND, player.user_id
             )
-        if player.bot_name is None:  # a bot's chips went back to the house
-            refunds[player.user_id] = player.escrow
-            wallets[player.user_id] = balance
+        if player.bot_name is not None:  # a bot's chips go back to the house
+            to_house += player.escrow
+            continue
+        refunds[player.user_id], wallets[player.user_id] = _credit_member(
+            work, found.guild_id, player.user_id, player.escrow, LedgerKind.REFUND
+        )
+        to_house += player.escrow - refunds[player.user_id]
+    if to_house:
+        work.move(found.guild_id, house, to_house, LedgerKind.REFUND)
     work.tx.execute(
         "UPDATE bj_rounds SET status = 'refunded', ended_at = ?, refund_reason = ? "
         "WHERE round_id = ?",

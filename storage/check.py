@@ -4,7 +4,8 @@ Verifies that every balance equals the sum of its ledger rows (and every row's r
 that no balance but the house's is negative, that each guild holds exactly what was minted minus
 what was burned, that every non-minting operation's rows sum to zero, that no chips were left
 behind in a seat somebody left or in the escrow of a finished round, and that every round's
-escrow belongs to its player (a member's bet account, or a member-less account for a bot). Also
+escrow belongs to its player (a member's bet account, or a member-less account for a bot), and
+that every tournament's pool holds what was paid in minus what was paid out. Also
 lists the instances (living and recently ended) and what each owns, so an operator sees who hosts
 what.
 """
@@ -22,6 +23,7 @@ from storage.models import (
     Problem,
     ProblemKind,
 )
+from storage.tournaments import pool_problems
 
 PROBLEMS_PER_KIND = 50
 
@@ -46,6 +48,7 @@ def run_check(tx: Transaction, schema_version: int, now: datetime | None = None)
         *_stray_chips(tx, limit),
         *_misfiled_rows(tx, limit),
         *_misowned_round_escrows(tx, limit),
+        *pool_problems(tx, PROBLEMS_PER_KIND),
     ]
     return CheckReport(
         schema_version=schema_version,

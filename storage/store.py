@@ -44,6 +44,7 @@ from storage import (
     sessions,
     stats,
     table_messages,
+    tournaments,
     trainer,
 )
 from storage.backend import Backend, Transaction
@@ -207,6 +208,12 @@ def _table_guild(table_id: int) -> GuildLock:
 def _round_guild(round_id: int) -> GuildLock:
     return lambda tx: tx.lock_guild_of(
         "SELECT guild_id FROM bj_rounds WHERE round_id = ?", (round_id,)
+    )
+
+
+def _tournament_guild(tournament_id: int) -> GuildLock:
+    return lambda tx: tx.lock_guild_of(
+        "SELECT guild_id FROM tournaments WHERE tournament_id = ?", (tournament_id,)
     )
 
 
@@ -967,6 +974,303 @@ class Storage:
             lambda tx: blackjack.list_rounds(tx, guild_id, user_id, limit, offset)
         )
 
+    # --- tournaments (storage/tournaments.py: the pool's ledger flow) ------------------------
+
+    async def create_tournament(
+        self,
+        guild_id: int,
+        channel_id: int,
+        created_by: int,
+        name: str,
+        kind: tournaments.TournamentKind,
+        buy_in: int,
+        fee: int,
+        structure_json: str,
+        seats_per_table: int,
+        max_entries: int,
+        starts_at: datetime | None,
+        bots_fill: bool,
+        *,
+        key: str,
+    ) -> tournaments.TournamentRow:
+        """Open a tournament's registration, with an empty prize pool. ``fee`` is paid on top
+        of every buy-in (and rebuy, add-on, re-entry) and kept by the house; ``starts_at`` None
+        is a Sit & Go that starts when full."""
+        new = tournaments.NewTournament(
+            guild_id,
+            channel_id,
+            created_by,
+            name,
+            tournaments.TournamentKind(kind),
+            buy_in,
+            fee,
+            structure_json,
+            seats_per_table,
+            max_entries,
+            starts_at,
+            bool(bots_fill),
+        )
+        return await self._operate(
+            "create_tournament",
+            key,
+            {
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+                "created_by": created_by,
+                "name": name,
+                "kind": new.kind,
+                "buy_in": buy_in,
+                "fee": fee,
+                "structure": structure_json,
+                "seats_per_table": seats_per_table,
+                "max_entries": max_entries,
+                "starts_at": starts_at,
+                "bots_fill": new.bots_fill,
+            },
+            tournaments.TournamentRow,
+            lambda work: tournaments.create(work, new),
+            guild=_in_guild(guild_id),
+        )
+
+    async def register_tournament(
+        self, tournament_id: int, member_id: int, *, key: str
+    ) -> tournaments.Registration:
+        """Register a member: ``buy_in + fee`` moves from the wallet to the pool. Refused with
+        :class:`~storage.tournaments.TournamentNotOpen` (started, finished, cancelled),
+        :class:`~storage.tournaments.TournamentFull`,
+        :class:`~storage.tournaments.AlreadyRegistered` or :class:`InsufficientChips`."""
+        player = tournaments.require_player(member_id)
+        return await self._operate(
+            "register_tournament",
+            key,
+            {"tournament_id": tournament_id, "player": player},
+            tournaments.Registration,
+            lambda work: tournaments.register(work, tournament_id, player),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def unregister_tournament(
+        self, tournament_id: int, member_id: int, *, key: str
+    ) -> tournaments.TournamentRefunds:
+        """Withdraw a member before the start; everything they paid goes back to the wallet."""
+        require_id(member_id, "A user id")
+        return await self._operate(
+            "unregister_tournament",
+            key,
+            {"tournament_id": tournament_id, "member_id": member_id},
+            tournaments.TournamentRefunds,
+            lambda work: tournaments.unregister(work, tournament_id, member_id),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def cancel_tournament(
+        self, tournament_id: int, *, reason: str, key: str, actor_id: int | None = None
+    ) -> tournaments.TournamentRefunds:
+        """Cancel a registering or running tournament: every entry is refunded all it paid
+        (bots' to the house)."""
+        return await self._operate(
+            "cancel_tournament",
+            key,
+            {"tournament_id": tournament_id, "reason": reason, "actor_id": actor_id},
+            tournaments.TournamentRefunds,
+            lambda work: tournaments.cancel(work, tournament_id, actor_id, reason),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def pay_tournament_entry(
+        self,
+        tournament_id: int,
+        member_id: int | str,
+        kind: tournaments.EntryPayment,
+        *,
+        key: str,
+    ) -> tournaments.Registration:
+        """A rebuy, add-on or re-entry of a running tournament's entry (a member's, or a bot's
+        by name, paid by the house): ``buy_in + fee`` into the pool."""
+        player = tournaments.require_player(member_id)
+        payment = tournaments.EntryPayment(kind)
+        return await self._operate(
+            "pay_tournament_entry",
+            key,
+            {"tournament_id": tournament_id, "player": player, "kind": payment},
+            tournaments.Registration,
+            lambda work: tournaments.pay_entry(work, tournament_id, player, payment),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def start_tournament(
+        self, tournament_id: int, *, bots: Sequence[str] = (), key: str | None = None
+    ) -> tuple[tournaments.TournamentEntry, ...]:
+        """Freeze the field and mark the tournament running; return the entries in
+        registration order. ``bots`` are seated first, each paid by the house (only for a
+        tournament created with ``bots_fill``). The default key is the tournament's own, so
+        two starters racing start it once."""
+        names = tuple(tournaments.require_player(str(name)) for name in bots)
+        return await self._operate(
+            "start_tournament",
+            key or f"tournament:{tournament_id}:start",
+            {"tournament_id": tournament_id, "bots": list(names)},
+            tuple[tournaments.TournamentEntry, ...],
+            lambda work: tournaments.start(work, tournament_id, [str(name) for name in names]),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def save_tournament_state(
+        self, tournament_id: int, state: Mapping[str, Any], version: int
+    ) -> int:
+        """Store the director's snapshot as ``version``, which must be the stored version + 1
+        (:class:`~storage.tournaments.StaleTournamentState` otherwise: another writer saved
+        meanwhile); re-sending the same version and state is harmless. Returns ``version``."""
+        text = tournaments.canonical_state(state)
+        return await self._write(
+            lambda work: tournaments.save_state(work, tournament_id, text, version),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def load_tournament(self, tournament_id: int) -> tournaments.LoadedTournament:
+        """A tournament's row, registered entries and latest state (for a restart)."""
+        return await self._read(lambda tx: tournaments.load(tx, tournament_id))
+
+    async def get_tournament(self, tournament_id: int) -> tournaments.TournamentRow | None:
+        return await self._read(lambda tx: tournaments.read_tournament(tx, tournament_id))
+
+    async def tournament_entries(
+        self, tournament_id: int, *, registered_only: bool = True
+    ) -> tuple[tournaments.TournamentEntry, ...]:
+        return await self._read(
+            lambda tx: tournaments.read_entries(tx, tournament_id, registered_only=registered_only)
+        )
+
+    async def list_tournaments(
+        self,
+        guild_id: int | None,
+        statuses: Sequence[tournaments.TournamentStatus] = (
+            tournaments.TournamentStatus.REGISTERING,
+            tournaments.TournamentStatus.RUNNING,
+        ),
+        *,
+        shards: Shards | None = None,
+    ) -> list[tournaments.TournamentRow]:
+        """A guild's tournaments (or, for None, those of the guilds on ``shards``, by default
+        the storage's own) in the given statuses, oldest first."""
+        shards = shards or self.shards
+        owns = None if shards is None else shards.owns
+        return await self._read(
+            lambda tx: tournaments.list_tournaments(tx, guild_id, tuple(statuses), owns)
+        )
+
+    async def running_tournaments(
+        self, guild_id: int | None = None, *, shards: Shards | None = None
+    ) -> list[tournaments.LoadedTournament]:
+        """Every running tournament this process resumes after a restart, with its state."""
+        rows = await self.list_tournaments(
+            guild_id, (tournaments.TournamentStatus.RUNNING,), shards=shards
+        )
+        return [await self.load_tournament(row.tournament_id) for row in rows]
+
+    async def finish_tournament(
+        self,
+        tournament_id: int,
+        places: Mapping[Any, int],
+        prizes: Mapping[Any, int],
+        *,
+        key: str | None = None,
+    ) -> tournaments.TournamentFinished:
+        """Record every entry's place (members by user id, bots by name; ties share a place)
+        and pay the prizes from the pool (bots' to the house) and the fees to the house. The
+        prizes must add up to the prize pool exactly
+        (:class:`~storage.tournaments.InvalidTournamentResults` otherwise)."""
+        return await self._operate(
+            "finish_tournament",
+            key or f"tournament:{tournament_id}:finish",
+            {"tournament_id": tournament_id, "places": _pairs(places), "prizes": _pairs(prizes)},
+            tournaments.TournamentFinished,
+            lambda work: tournaments.finish(work, tournament_id, places, prizes),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def set_tournament_lobby_message(
+        self, tournament_id: int, message_id: int | None
+    ) -> None:
+        """Remember the lobby message the front posted (to edit it after a restart)."""
+        if message_id is not None:
+            require_id(message_id, "A message id")
+        await self._write(
+            lambda work: tournaments.set_lobby_message(work, tournament_id, message_id),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def record_tournament_hand(
+        self, tournament_id: int, table_no: int, hand_no: int, *, level: int, phh: str
+    ) -> bool:
+        """Keep a finished tournament hand's PHH text (for ``felt db export hands
+        --tournament``); True if new, False for a re-send of the same hand."""
+        return await self._write(
+            lambda work: tournaments.record_hand(
+                work, tournament_id, table_no, hand_no, level, phh
+            ),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def tournament_hands(self, tournament_id: int) -> list[tournaments.TournamentHand]:
+        return await self._read(lambda tx: tournaments.read_hands(tx, tournament_id))
+
+    async def tournament_results(
+        self, guild_id: int, user_id: int, *, season: SeasonSelector = Period.ALL_TIME
+    ) -> tournaments.TournamentResults:
+        """A member's finished tournaments: played, in the money, won, paid and prizes."""
+
+        def body(tx: Transaction) -> tournaments.TournamentResults:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            return tournaments.results(
+                tx, guild_id, user_id, None if resolved is None else resolved[0]
+            )
+
+        return await self._read(body)
+
+    async def tournament_board(
+        self,
+        guild_id: int,
+        *,
+        season: SeasonSelector = Period.CURRENT_SEASON,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> Leaderboard:
+        """One page of the tournament winnings board (prizes minus everything paid in, in
+        tournaments finished in the season), as a :class:`Leaderboard` of metric ``net``."""
+        _page(limit, offset)
+
+        def body(tx: Transaction) -> Leaderboard:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            rows = tournaments.winnings_board(
+                tx, guild_id, None if resolved is None else resolved[0]
+            )
+            ranked = _ranked(rows)
+            return Leaderboard(
+                guild_id,
+                Metric.NET,
+                Game.HOLDEM,
+                None if resolved is None else resolved[1],
+                tuple(ranked[offset : offset + limit]),
+                len(ranked),
+            )
+
+        return await self._read(body)
+
+    async def tournament_position(
+        self, guild_id: int, user_id: int, *, season: SeasonSelector = Period.CURRENT_SEASON
+    ) -> LeaderboardEntry | None:
+        """Where one member stands on the tournament winnings board, or None if unranked."""
+
+        def body(tx: Transaction) -> LeaderboardEntry | None:
+            resolved = stats.resolve_season(tx, guild_id, season)
+            rows = tournaments.winnings_board(
+                tx, guild_id, None if resolved is None else resolved[0]
+            )
+            return next((entry for entry in _ranked(rows) if entry.user_id == user_id), None)
+
+        return await self._read(body)
+
     # --- the Discord front's table messages ---------------------------------------------------
 
     async def remember_table_message(
@@ -1425,6 +1729,15 @@ def _require_ids(guild_id: object, *user_ids: object) -> None:
     require_id(guild_id, "A guild id")
     for user_id in user_ids:
         require_id(user_id, "A user id")
+
+
+def _ranked(rows: list[tuple[int, int]]) -> list[LeaderboardEntry]:
+    """Rows sorted best first as ranks where equal values share a rank (1, 2, 2, 4)."""
+    ranked: list[LeaderboardEntry] = []
+    for position, (user_id, value) in enumerate(rows, start=1):
+        tied = ranked and ranked[-1].value == value
+        ranked.append(LeaderboardEntry(ranked[-1].rank if tied else position, user_id, value))
+    return ranked
 
 
 def _counts_text(counts: Mapping[int, Mapping[str, int]]) -> str:

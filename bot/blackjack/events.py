@@ -178,10 +178,12 @@ class RoundFinished:
 
 @dataclass(frozen=True, slots=True)
 class RoundRefunded:
-    """A round was cancelled and every bet returned."""
+    """A round was cancelled and every bet returned (or, if storage could not even refund it,
+    ``held``: its chips stay in the round's escrow until recovery refunds it at the next start)."""
 
     round_id: int
     reason: str
+    held: bool = False
 
 
 TableEvent = (

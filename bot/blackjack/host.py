@@ -10,8 +10,10 @@ transaction. Every decision carries the round id and the step it was offered at,
 double clicks are refused. No Discord import: a front calls these methods and receives events.
 
 House bots (``settings.bot_seats``) are dealt in at the deal, in the seats members left free,
-with bets escrowed from the house; they play basic strategy after a human pause
-(``bot_delay_seconds``, on the injected scheduler) and decide insurance at once. Every decision
+with bets escrowed from the house; they play basic strategy, or (``bot_strategy`` hilo) count
+the table's public cards and play the Hi-Lo index plays with a bet ramp by the true count
+(``bot_spread``), after a human pause (``bot_delay_seconds``, on the injected scheduler) and
+decide insurance at once. Every decision
 a member makes is graded against basic strategy (``bot.blackjack.grading``); the grades are
 stored with the round's settlement, in the same transaction.
 
@@ -44,11 +46,12 @@ from bot.blackjack.events import (
 from bot.blackjack.seats import (
     Bettor,
     BlackjackSettings,
+    BotStrategy,
     bot_bettors,
     check_bet,
     check_side_bets,
 )
-from bot.blackjack.settlement import settle
+from bot.blackjack.settlement import paid_results, settle
 from bot.blackjack.state import BlackjackTableState
 from bot.tables.errors import StaleActionError
 from bot.tables.moves import move_chips
@@ -59,13 +62,16 @@ from engine.blackjack import (
     Round,
     ShoeShuffled,
 )
+from engine.blackjack.counting import cards_shown
 from engine.errors import EngineError
 from storage import (
+    AlreadySettled,
     BalanceLimitExceeded,
     BetReason,
     InsufficientChips,
     InvalidAmount,
     StorageError,
+    UnknownRound,
 )
 from storage import InvalidArgument as StorageInvalidArgument
 
@@ -186,6 +192,8 @@ class BlackjackTable(BlackjackTableState):
         if any(isinstance(event, ShoeShuffled) for event in self.round.events):
             assert self.round_id is not None
             self._shuffled = (self.round_id, self._scheduler.now())
+            self._bot_counter.shuffle()  # a fresh shoe: the bots' count starts over
+            self._shown.clear()
             if not self.settings.rules.reshuffle_every_round:
                 await self._publish(ShoeReshuffled(self.round_id, self.shoe_state()))
         await self._publish_table()
@@ -196,7 +204,7 @@ class BlackjackTable(BlackjackTableState):
         round_id = self.round_id
         assert round_id is not None
         taken = {b.seat for b in self._bettors.values()}
-        for bot in bot_bettors(taken, self.settings.bot_seats, self.settings.min_bet):
+        for bot in bot_bettors(taken, self.settings.bot_seats, self._bot_bet()):
             try:
                 await move_chips(
                     "bot bet",
@@ -208,6 +216,16 @@ class BlackjackTable(BlackjackTableState):
                 _log.exception("could not seat a bot", extra={"round_id": round_id})
                 continue
             self._bettors[bot.user_id] = bot
+
+    def _bot_bet(self) -> int:
+        """What each bot bets this round: the minimum, or (counting bots) the ramp's bet at the
+        public true count, caught up with every card of the finished rounds (all shown)."""
+        if self.settings.bot_strategy is BotStrategy.BASIC:
+            return self.settings.min_bet
+        self._bot_counter.observe(self._shoe)
+        if self._shoe.needs_shuffle or self._bot_counter.cards_left <= 0:
+            return self.settings.bot_bet(0.0)  # the round starts a fresh shoe
+        return self.settings.bot_bet(self._bot_counter.true_count)
 
     # ------------------------------------------------------------------------ playing
 
@@ -258,6 +276,12 @@ class BlackjackTable(BlackjackTableState):
                 raise ActionRefused(
                     f"{action.label} needs {extra:,} more chips; you have {balance:,}."
                 ) from None
+            except (AlreadySettled, UnknownRound):  # closed elsewhere: the table lets it go
+                await self._void(round_id, "the round was closed elsewhere")
+                raise ActionRefused("This round was cancelled.") from None
+            except StorageError:
+                _log.exception("could not add to a bet", extra={"round_id": round_id})
+                raise ActionRefused(f"{action.label} could not be placed: try again.") from None
         try:
             game.act(bettor.seat, action)
         except EngineError as error:  # pragma: no cover - legality was checked above
@@ -313,8 +337,9 @@ class BlackjackTable(BlackjackTableState):
         for seat in game.pending_insurance:
             bettor = self._by_seat(seat)
             if bettor.bot:
-                choice = self._strategy.choose(game.decision(seat), self._rng)
-                await self._apply(bettor, choice, automatic=False)
+                await self._bot_play(
+                    bettor, self._bot_strategy.choose(game.decision(seat), self._rng)
+                )
                 return True
             if bettor.leaving:
                 await self._apply(bettor, Action.NO_INSURANCE, automatic=True)
@@ -336,8 +361,18 @@ class BlackjackTable(BlackjackTableState):
             who = game.to_act
             if who is None or not self._by_seat(who[0]).bot:
                 return
-            choice = self._strategy.choose(game.decision(who[0]), self._rng)
-            await self._apply(self._by_seat(who[0]), choice, automatic=False)
+            choice = self._bot_strategy.choose(game.decision(who[0]), self._rng)
+            await self._bot_play(self._by_seat(who[0]), choice)
+
+    async def _bot_play(self, bot: Bettor, choice: Action) -> None:
+        """A bot's decision; if storage will not take its extra stake, it plays on without."""
+        game = self.round
+        try:
+            await self._apply(bot, choice, automatic=False)
+        except ActionRefused:
+            if game is not None and self.round is game and not game.is_complete:
+                safe = Action.NO_INSURANCE if game.phase is Phase.INSURANCE else Action.STAND
+                await self._apply(bot, safe, automatic=True)
 
     async def _timeout(self, round_id: int, step: int) -> None:
         async with self._lock:
@@ -362,25 +397,60 @@ class BlackjackTable(BlackjackTableState):
         bettors = sorted(self._bettors.values(), key=lambda b: b.seat)
         settled = settle(game, bettors, self.settings.rules.describe())
         round_id = self.round_id
-        await move_chips(
-            "settlement",
-            lambda: self.storage.settle_round(
-                round_id,
-                settled.outcomes,
-                history=settled.history,
-                key=f"bj:{round_id}:settle",
-                grades=settled.grades,
-            ),
-        )
-        finished = RoundFinished(round_id, settled.results, self.snapshot())
+        try:
+            stored = await move_chips(
+                "settlement",
+                lambda: self.storage.settle_round(
+                    round_id,
+                    settled.outcomes,
+                    history=settled.history,
+                    key=f"bj:{round_id}:settle",
+                    grades=settled.grades,
+                ),
+            )
+        except StorageError:
+            # Whatever the refusal, the round must not stay in play: it is voided and refunded.
+            _log.exception("could not settle a round; refunding it", extra={"round_id": round_id})
+            await self._void(round_id, "it could not be settled")
+            return
+        results = paid_results(settled.results, stored.payouts)
+        finished = RoundFinished(round_id, results, self.snapshot())
         self.rounds_played += 1
+        self._reset_round()
+        await self._publish(finished)
+        await self._publish_table()
+
+    async def _void(self, round_id: int, reason: str) -> None:
+        """Refund ``round_id`` and free the table. If storage refuses the refund too, its chips
+        stay in the round's escrow (``db check`` counts them there) and recovery refunds it
+        at the next start; the table is free either way."""
+        held = False
+        try:
+            await move_chips(
+                "refund",
+                lambda: self.storage.refund_round(
+                    round_id, reason=reason, key=f"bj:{round_id}:refund"
+                ),
+            )
+        except AlreadySettled:
+            pass  # closed elsewhere (recovery by another instance): nothing is left to move
+        except StorageError:
+            _log.exception("could not refund a round", extra={"round_id": round_id})
+            held = True
+        self._reset_round()
+        await self._publish(RoundRefunded(round_id, reason, held=held))
+        await self._publish_table()
+
+    def _reset_round(self) -> None:
+        if self.round is not None:  # what the round showed stays counted until the shuffle
+            shown = cards_shown(self.round.view())
+            self._shown.extend(shown)
+            self._shown_before += len(shown)
+        self._cancel_timer()
         self.phase = TablePhase.IDLE
         self.round = None
         self.round_id = None
         self._bettors.clear()
-        self._deadline = None
-        await self._publish(finished)
-        await self._publish_table()
 
     # ------------------------------------------------------------------------ shutdown
 
@@ -390,15 +460,7 @@ class BlackjackTable(BlackjackTableState):
             self._suspended = True
             self._cancel_timer()
             if self.round_id is not None:
-                round_id = self.round_id
-                await self.storage.refund_round(
-                    round_id, reason=reason, key=f"bj:{round_id}:refund"
-                )
-                self.phase = TablePhase.IDLE
-                self.round = None
-                self.round_id = None
-                self._bettors.clear()
-                await self._publish(RoundRefunded(round_id, reason))
+                await self._void(self.round_id, reason)
 
     # ------------------------------------------------------------------------ helpers
 

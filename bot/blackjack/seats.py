@@ -5,18 +5,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from bot.blackjack.errors import BetRefused
 from bot.blackjack.events import Player
 from bot.blackjack.grading import Grade
-from bot.tables.limits import BLACKJACK_MAX_SEATS
+from bot.tables.limits import BLACKJACK_MAX_BOT_SPREAD, BLACKJACK_MAX_SEATS
 from engine.blackjack import Rules
+from engine.blackjack.counting import BetRamp
 from storage import BetReason, bot_player_id
 
 BOT_NAMES = ("Ada", "Turing", "Hopper", "Knuth", "Lovelace", "Shannon", "Dijkstra")
 """A bot's name by seat (so a seat's bot keeps its name from round to round)."""
 BOT_THINK_SECONDS = 1.5
 """How long a bot player "thinks" before each decision, so the table keeps a human pace."""
+
+
+class BotStrategy(StrEnum):
+    """How a table's house bots play."""
+
+    BASIC = "basic"
+    """Basic strategy for the table's rules, at the table's minimum bet."""
+    HILO = "hilo"
+    """Hi-Lo counting: the index plays (Illustrious 18, Fab 4) at the table's public true count,
+    and a bet ramp by it (``bot_spread``)."""
+
+    @property
+    def label(self) -> str:
+        return "basic strategy" if self is BotStrategy.BASIC else "Hi-Lo counting"
+
+
+class BotSettingsError(ValueError):
+    """A bot strategy and spread that do not go together."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +55,45 @@ class BlackjackSettings:
     max_side_bet: int = 100
     """Each side bet the rules offer (``rules.side_21_3``, ``rules.perfect_pairs``) is 1 to
     this many chips."""
+    bot_strategy: BotStrategy = BotStrategy.BASIC
+    bot_spread: int = 1
+    """A counting bot bets 1 to this many table minimums by the true count (``BetRamp``); above
+    1 it needs ``bot_strategy`` hilo (basic-strategy bots have no count to bet by)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bot_strategy", BotStrategy(self.bot_strategy))
+        check_bot_spread(self.bot_strategy, self.bot_spread)
+
+    @property
+    def bot_ramp(self) -> BetRamp:
+        """The counting bots' bet ramp, in table minimum bets."""
+        return BetRamp(1, self.bot_spread)
+
+    def bot_bet(self, true_count: float) -> int:
+        """A counting bot's bet at ``true_count``: its ramp's units of the minimum bet, within
+        the table's limits."""
+        return min(self.max_bet, self.min_bet * self.bot_ramp.units(true_count))
+
+    def describe_bots(self) -> str:
+        """``"2, Hi-Lo counting, betting 1-8 minimum bets by the true count"``; ``""`` without
+        bots."""
+        if not self.bot_seats:
+            return ""
+        text = f"{self.bot_seats}, {self.bot_strategy.label}"
+        if self.bot_spread > 1:
+            text += f", betting 1-{self.bot_spread} minimum bets by the true count"
+        return text
+
+
+def check_bot_spread(strategy: str, spread: object) -> None:
+    """Refuse a spread outside 1-``BLACKJACK_MAX_BOT_SPREAD``, or one above 1 for bots that
+    do not count (it would be accepted and ignored)."""
+    if isinstance(spread, bool) or not isinstance(spread, int):
+        raise BotSettingsError("bot_spread must be a whole number")
+    if not 1 <= spread <= BLACKJACK_MAX_BOT_SPREAD:
+        raise BotSettingsError(f"bot_spread must be 1 to {BLACKJACK_MAX_BOT_SPREAD}")
+    if spread > 1 and strategy != BotStrategy.HILO:
+        raise BotSettingsError("bot_spread above 1 needs bot_strategy = hilo (basic bots bet flat)")
 
 
 @dataclass(slots=True)

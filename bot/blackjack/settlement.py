@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.blackjack.events import PlayerResult
 from bot.blackjack.grading import tally
@@ -83,6 +83,24 @@ def settle(game: Round, bettors: Sequence[Bettor], rules: str) -> Settlement:
         ),
     )
     return Settlement(outcomes, results, dumps(history), grades)
+
+
+def paid_results(
+    results: Sequence[PlayerResult], paid: Mapping[int, int]
+) -> tuple[PlayerResult, ...]:
+    """``results`` as storage paid them: a member whose wallet reached the chip limit was paid
+    only up to it (the rest went to the house), and their result says so."""
+    adjusted = []
+    for result in results:
+        payout = paid.get(result.user_id, result.payout)
+        short = result.payout - payout
+        if short > 0:
+            note = f"{short:,} chips not paid: the wallet is at the chip limit"
+            lines = (*result.lines, note)
+            adjusted.append(replace(result, payout=payout, net=result.net - short, lines=lines))
+        else:
+            adjusted.append(result)
+    return tuple(adjusted)
 
 
 @dataclass(frozen=True, slots=True)

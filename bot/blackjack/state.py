@@ -17,7 +17,7 @@ from bot.blackjack.events import (
     TablePhase,
 )
 from bot.blackjack.grading import Grader
-from bot.blackjack.seats import Bettor, BlackjackSettings
+from bot.blackjack.seats import Bettor, BlackjackSettings, BotStrategy
 from bot.blackjack.view import in_order
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.errors import STALE_BUTTON, StaleActionError
@@ -27,10 +27,14 @@ from engine.blackjack import (
     Action,
     Advice,
     BasicStrategy,
+    BlackjackStrategy,
     Phase,
     Round,
     Shoe,
 )
+from engine.blackjack.counting import Counter, CountSystem, ShoeCount, cards_shown, shown_count
+from engine.blackjack.hilo import HiLoStrategy
+from engine.cards import Card
 from storage import Storage
 
 
@@ -64,6 +68,14 @@ class BlackjackTableState:
         self._rng = rng if rng is not None else secrets.SystemRandom()
         self._shoe = shoe if shoe is not None else Shoe.for_rules(settings.rules, rng=self._rng)
         self._strategy = BasicStrategy(settings.rules)
+        # The bots' count is the table's public one: every card of a finished round (the hole
+        # card is turned over at the end of each) since the shuffle, caught up after each round.
+        self._bot_counter = Counter(CountSystem.HILO, settings.rules.decks)
+        self._bot_strategy: BlackjackStrategy = (
+            HiLoStrategy(settings.rules, self._bot_counter)
+            if settings.bot_strategy is BotStrategy.HILO
+            else self._strategy
+        )
         self._grader = Grader(settings.rules)
         self._lock = asyncio.Lock()
         self._bettors: dict[int, Bettor] = {}
@@ -72,6 +84,10 @@ class BlackjackTableState:
         self._deadline: float | None = None
         self._step = 0
         self._suspended = False
+        self._shown: list[Card] = []
+        """The cards of the finished rounds since the last shuffle (every one turned over)."""
+        self._shown_before = 0
+        """Cards shown at this table in the finished rounds, since it opened."""
 
     # ------------------------------------------------------------------------ queries
 
@@ -112,6 +128,24 @@ class BlackjackTableState:
     def shoe_state(self) -> ShoeState:
         """The shoe's public state: cards left, the discards, the last reshuffle."""
         return ShoeState.of(self._shoe, self.settings.rules, self._shuffled)
+
+    def public_cards(self) -> tuple[Card, ...]:
+        """Every card shown since the last shuffle, in the order shown: the finished rounds'
+        and what the round in play shows (``cards_shown`` of its public view, so never a hole
+        card still face down)."""
+        current = cards_shown(self.round.view()) if self.round is not None else ()
+        return (*self._shown, *current)
+
+    def public_count(self, system: CountSystem) -> ShoeCount:
+        """The running count of the cards shown since the last shuffle, as a player counting
+        at this table has it now."""
+        return shown_count(self.public_cards(), system, self.settings.rules.decks)
+
+    @property
+    def cards_shown_total(self) -> int:
+        """Cards shown at this table since it opened (a clock that ticks with the cards)."""
+        current = len(cards_shown(self.round.view())) if self.round is not None else 0
+        return self._shown_before + current
 
     def _players(self) -> tuple[Player, ...]:
         return tuple(b.player for b in sorted(self._bettors.values(), key=lambda b: b.seat))

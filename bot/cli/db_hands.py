@@ -2,13 +2,16 @@
 
     felt db export hands [--guild G] [--table T] [--player ID] [--since DATE]
                          [--format phh|pokerstars|ohh] [--out PATH] [--db PATH|URL]
+    felt db export hands --tournament ID [--format ...] [--out PATH] [--db PATH|URL]
 
 Hands come oldest first, read in batches so any number of them streams out. With ``--player``
 only that member's hands are written and their own hole cards are dealt face up ("Dealt to");
 without it (the host's export) nobody's are, and hole cards appear only where they were shown at
 showdown. The terminal player's id is ``felt play``'s (it prints it). Hands of seeded practice
 games are written like any other, with "(practice)" in the table name; voided hands have no
-history and are never written. Every bad option is refused in one line with exit status 2.
+history and are never written. ``--tournament`` writes every hand of one tournament, all its
+tables, in the order they ended (its tables are numbered as the director numbered them). Every
+bad option is refused in one line with exit status 2.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from bot.cli.common import CliError, SubParsers, whole
 from bot.holdem.hand_files import FORMAT_NAMES, HandFormat, write_hands
 from bot.terminal.wallet import PRACTICE_GUILD_ID
 from storage import StorageError
-from storage.hand_export import HandQuery
+from storage.hand_export import HandQuery, StoredHand
 from storage.store import Storage
 
 BATCH = 2_000
@@ -49,6 +52,9 @@ def register(kinds: SubParsers, later: argparse.ArgumentParser) -> None:
     )
     hands.add_argument("--guild", metavar="ID", help="only this guild's hands")
     hands.add_argument("--table", metavar="ID", help="only this table's hands")
+    hands.add_argument(
+        "--tournament", metavar="ID", help="every hand of this tournament (no other filter)"
+    )
     hands.add_argument(
         "--player", metavar="ID", help="only this member's hands, with their hole cards"
     )
@@ -101,10 +107,15 @@ def export_hands(args: argparse.Namespace) -> int:
         since=parse_since(args.since),
     )
     kind = parse_format(args.format)
+    tournament = _id(args.tournament, "--tournament")
+    if tournament is not None and (
+        query.table_id is not None or query.user_id is not None or query.since is not None
+    ):
+        raise CliError("--tournament takes no --table, --player or --since")
     target = locate_database(args.db, args.config)  # as `felt run` finds it
     out, close = _open(args.out)
     try:
-        count = asyncio.run(_export(target, query, kind, out))
+        count = asyncio.run(_export(target, query, kind, out, tournament))
     except BrokenPipeError:
         # The reader stopped early (``| head``): that is theirs to decide, not an error. Python's
         # recipe: point stdout at /dev/null so the flush at exit does not fail again.
@@ -132,12 +143,43 @@ def _open(path: str | None) -> tuple[TextIO, bool]:
         raise CliError(f"cannot write {path}: {error.strerror}") from None
 
 
-async def _export(target: str | Path, query: HandQuery, kind: HandFormat, out: TextIO) -> int:
+async def _export(
+    target: str | Path,
+    query: HandQuery,
+    kind: HandFormat,
+    out: TextIO,
+    tournament: int | None = None,
+) -> int:
     storage = await Storage.open(target, create=False, migrate=False, pool_size=1, read_only=True)
     try:
+        if tournament is not None:
+            return await _write_tournament(storage, tournament, query.guild_id, kind, out)
         return await _write(storage, query, kind, out)
     finally:
         await storage.close()
+
+
+async def _write_tournament(
+    storage: Storage, tournament_id: int, guild_id: int | None, kind: HandFormat, out: TextIO
+) -> int:
+    row = await storage.get_tournament(tournament_id)
+    if row is None:
+        raise CliError(f"there is no tournament {tournament_id} in this database")
+    if guild_id is not None and row.guild_id != guild_id:
+        raise CliError(f"tournament {tournament_id} is not in guild {guild_id}")
+    hands = [
+        StoredHand(
+            table_id=hand.table_no,
+            hand_id=hand.hand_no,
+            guild_id=row.guild_id,
+            table_name=f"{row.name} tournament {tournament_id} table",
+            started_at=hand.ended_at,
+            phh=hand.phh,
+            seat_no=None,
+        )
+        for hand in await storage.tournament_hands(tournament_id)
+    ]
+    return write_hands(hands, kind, out)
 
 
 async def _write(storage: Storage, query: HandQuery, kind: HandFormat, out: TextIO) -> int:

@@ -5,8 +5,8 @@
                      [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
     felt play tournament [--preset turbo] [--players 9] [--bots smart] [--name NAME] [--seed S]
     felt play blackjack [--rules casino|classic] [--rule NAME=VALUE ...] [--bet N] [--auto]
-                        [--train] [--name NAME] [--delay S] [--fast] [--seed S] [--daily]
-                        [--db PATH] [--config PATH]
+                        [--side-21-3 N] [--perfect-pairs N] [--train] [--name NAME]
+                        [--delay S] [--fast] [--seed S] [--daily] [--db PATH] [--config PATH]
 
 Chips live in a local wallet in the database `felt run` would use (``--db``, else the config's
 ``[database]``, else ``./felt.db``), with the same starting grant and daily bonus as a Discord
@@ -100,11 +100,22 @@ def _register_blackjack(games: SubParsers, game: argparse.ArgumentParser) -> Non
         help="Blackjack against the dealer",
         description="Blackjack against the dealer. Type h, s, d, p, u or q at your turn.",
         epilog="examples:\n  felt play blackjack --rules classic --bet 25\n"
-        "  felt play blackjack --rule decks=1 --rule h17=true",
+        "  felt play blackjack --rule decks=1 --rule h17=true\n"
+        "  felt play blackjack --rule side_21_3=five_tier --side-21-3 5",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rule_options(blackjack)
     blackjack.add_argument("--bet", metavar="N", help="the bet Enter places (table minimum)")
+    blackjack.add_argument(
+        "--side-21-3",
+        metavar="N",
+        help="a 21+3 side bet of N chips with every bet (needs --rule side_21_3=classic|five_tier)",
+    )
+    blackjack.add_argument(
+        "--perfect-pairs",
+        metavar="N",
+        help="a Perfect Pairs side bet of N chips with every bet (needs --rule perfect_pairs=true)",
+    )
     blackjack.add_argument(
         "--auto", action="store_true", help="play one round by basic strategy and exit"
     )

@@ -33,6 +33,13 @@ HOLDEM = "holdem"
 """The guild's changes to the ``[holdem]`` table defaults (object)."""
 BLACKJACK = "blackjack"
 """The guild's changes to the ``[blackjack]`` table defaults (object)."""
+TOURNAMENT_MEMBERS_CREATE = "tournament_members_create"
+"""Whether members who are not Felt admins may create tournaments (bool; default
+``[tournament] members_create``)."""
+TOURNAMENT_FEE_PERCENT = "tournament_fee_percent"
+"""The house's fee on every tournament buy-in here, in percent of it (int 0-100; default
+``[tournament] fee_percent``)."""
+TOURNAMENT_KEYS: tuple[str, ...] = (TOURNAMENT_MEMBERS_CREATE, TOURNAMENT_FEE_PERCENT)
 STARTING_CHIPS = "starting_chips"
 DAILY_AMOUNT = "daily_amount"
 TRANSFERS = "transfers_enabled"
@@ -76,6 +83,37 @@ async def game_channel_ids(storage: Storage, guild_id: int) -> tuple[int, ...]:
 
 async def bots_allowed(storage: Storage, guild_id: int, config: FeltConfig) -> bool:
     return await storage.get_setting(guild_id, BOTS, config.holdem.bots)
+
+
+async def tournament_settings(
+    storage: Storage, guild_id: int, config: FeltConfig
+) -> tuple[bool, int]:
+    """Whether members may create tournaments here, and the house fee in percent (the
+    ``[tournament]`` config section, with the guild's changes)."""
+    defaults = config.tournament
+    members = await storage.get_setting(
+        guild_id, TOURNAMENT_MEMBERS_CREATE, defaults.members_create
+    )
+    fee = await storage.get_setting(guild_id, TOURNAMENT_FEE_PERCENT, defaults.fee_percent)
+    return members, fee if 0 <= fee <= 100 else defaults.fee_percent
+
+
+def tournament_changes(
+    *, members_create: object = None, fee_percent: object = None
+) -> dict[str, Any]:
+    """The tournament keys to store for the given new values, checked (None: unchanged)."""
+    changes: dict[str, Any] = {}
+    if members_create is not None:
+        if not isinstance(members_create, bool):
+            raise InvalidGuildSetting("Members creating tournaments must be on (true) or off.")
+        changes[TOURNAMENT_MEMBERS_CREATE] = members_create
+    if fee_percent is not None:
+        if isinstance(fee_percent, bool) or not isinstance(fee_percent, int):
+            raise InvalidGuildSetting("The tournament fee must be a whole percent from 0 to 100.")
+        if not 0 <= fee_percent <= 100:
+            raise InvalidGuildSetting("The tournament fee must be a whole percent from 0 to 100.")
+        changes[TOURNAMENT_FEE_PERCENT] = fee_percent
+    return changes
 
 
 async def section_with_changes(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,8 @@ class Board:
     game: Game | None = None
     """The game a statistic board belongs to (None for the metric boards)."""
     ratio: Ratio | None = None
+    tournaments: bool = False
+    """The tournament winnings board (prizes minus buy-ins and fees, storage/tournaments.py)."""
 
     @property
     def choice_name(self) -> str:
@@ -65,6 +68,9 @@ CHIPS = Board("chips", "Chips", metric=Metric.BALANCE)
 WINNINGS = Board("winnings", "Winnings", metric=Metric.NET)
 BIGGEST_POT = Board("biggest_pot", "Biggest pot", metric=Metric.BIGGEST_POT)
 """The biggest pot (or blackjack round profit) won."""
+TOURNAMENTS = Board("tournaments", "Tournament winnings", game=Game.HOLDEM, tournaments=True)
+"""Net tournament prizes (prizes minus buy-ins, fees, rebuys) of tournaments finished in the
+season: winnings, not points."""
 BOARDS: dict[str, Board] = {
     board.key: board
     for board in (
@@ -73,6 +79,7 @@ BOARDS: dict[str, Board] = {
         BIGGEST_POT,
         *(Board(r.key, r.label, game=Game.HOLDEM, ratio=r) for r in holdem_stats.RATIOS),
         *(Board(r.key, r.label, game=Game.BLACKJACK, ratio=r) for r in blackjack_stats.RATIOS),
+        TOURNAMENTS,
     )
 }
 """Every board by its option value: a statistic added to a game's ``RATIOS`` gets one."""
@@ -126,6 +133,10 @@ Ranking = Leaderboard | RatioBoard
 
 
 async def _ranking(storage: Storage, request: PageRequest, offset: int) -> Ranking:
+    if request.board.tournaments:
+        return await storage.tournament_board(
+            request.guild_id, season=request.season, limit=PAGE_SIZE, offset=offset
+        )
     query = request.query
     if query is not None:
         return await storage.ratio_leaderboard(
@@ -143,6 +154,10 @@ async def _ranking(storage: Storage, request: PageRequest, offset: int) -> Ranki
 
 
 async def _position(storage: Storage, request: PageRequest) -> LeaderboardEntry | None:
+    if request.board.tournaments:
+        return await storage.tournament_position(
+            request.guild_id, request.owner_id, season=request.season
+        )
     query = request.query
     if query is not None:
         return await storage.ratio_position(
@@ -167,7 +182,8 @@ async def render_page(
     page = min(max(request.page, 0), pages - 1)
     board = first if not page else await _ranking(storage, request, page * PAGE_SIZE)
     mine = await _position(storage, request)
-    embed = _embed(request, board, page, pages, mine)
+    losses = await _expected_losses(storage, request, board)
+    embed = _embed(request, board, page, pages, mine, losses)
     if pages == 1:
         return embed, None
     # Pin the season number so that a new season starting meanwhile does not change the board.
@@ -189,12 +205,29 @@ async def render_page(
     return embed, view
 
 
+async def _expected_losses(
+    storage: Storage, request: PageRequest, ranking: Ranking
+) -> dict[int, float]:
+    """On the accuracy board, each ranked member's expected chips lost to their mistakes over the
+    same span (shown, never ranked: that board would put the worst player first)."""
+    if request.board.key != "accuracy" or not isinstance(ranking, RatioBoard):
+        return {}
+    span: SeasonSelector = Period.ALL_TIME if ranking.season is None else ranking.season
+    return {
+        entry.user_id: (
+            await storage.decision_grades(ranking.guild_id, entry.user_id, season=span)
+        ).expected_loss
+        for entry in ranking.entries
+    }
+
+
 def _embed(
     request: PageRequest,
     ranking: Ranking,
     page: int,
     pages: int,
     mine: LeaderboardEntry | None,
+    losses: Mapping[int, float] | None = None,
 ) -> discord.Embed:
     board = request.board
     game = GAME_NAMES[ranking.game] if ranking.game is not None else "all games"
@@ -202,8 +235,14 @@ def _embed(
     title = f"{board.heading} leaderboard · {game} · {season}"
     if board is CHIPS:
         title = f"Chips leaderboard · {season}"
+    lost = losses or {}
     lines = [
         f"**{entry.rank}.** <@{entry.user_id}> · {_value(board, entry.value)}"
+        + (
+            f" · ~{lost[entry.user_id]:,.2f} chips lost to mistakes"
+            if entry.user_id in lost
+            else ""
+        )
         for entry in ranking.entries
     ]
     embed = discord.Embed(
@@ -224,7 +263,7 @@ def _embed(
 def _value(board: Board, value: int) -> str:
     if board.ratio is not None:
         return ratio_text(board.ratio, value / 100)  # storage ranks in hundredths
-    return signed(value) if board is WINNINGS else f"{value:,}"
+    return signed(value) if board in (WINNINGS, TOURNAMENTS) else f"{value:,}"
 
 
 _TEMPLATE = (

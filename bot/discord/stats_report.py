@@ -21,6 +21,7 @@ from engine.blackjack.stats import RoundCounts
 from engine.holdem.stats import RATIOS as HOLDEM_RATIOS
 from engine.holdem.stats import StyleCounts
 from storage import BankrollDay, Game, HandResult
+from storage.tournaments import TournamentResults
 
 PICTURE_NAME = "stats.png"
 TENDENCY_LABELS = {
@@ -65,10 +66,13 @@ class MemberStats:
     blackjack: RoundCounts
     bankroll: tuple[Step, ...]
     """Oldest first: by hand when the member played few, else by day."""
+    tournaments: TournamentResults | None = None
+    """Finished tournaments (with Hold'em only)."""
 
     @property
     def played(self) -> bool:
-        return any(self.hands(game) for game in self.games)
+        entered = self.tournaments is not None and self.tournaments.played > 0
+        return entered or any(self.hands(game) for game in self.games)
 
     def hands(self, game: Game) -> int:
         return self.holdem.hands if game is Game.HOLDEM else self.blackjack.rounds
@@ -91,11 +95,30 @@ def blackjack_block(counts: RoundCounts) -> str:
         f"Splits taken: {counts.splits:,} · Insurance: {counts.insurances:,}"
     )
     ratios = [f"{ratio.label}: {ratio_text(ratio, ratio.of(counts))}" for ratio in BLACKJACK_RATIOS]
-    return "\n".join([results, *_rows(ratios, per_row=3)])
+    return "\n".join([results, *_rows(ratios, per_row=3), *trainer_line(counts)])
+
+
+def trainer_line(counts: RoundCounts) -> list[str]:
+    """The trainer's record: decisions graded and the expected chips lost to the others."""
+    if not counts.decisions:
+        return []
+    lost = counts.expected_loss_milli / 1000
+    return [
+        f"Decisions graded: {counts.decisions:,} · Expected chips lost to mistakes: ~{lost:,.2f}"
+    ]
 
 
 def _rows(items: Sequence[str], *, per_row: int) -> list[str]:
     return [" · ".join(items[i : i + per_row]) for i in range(0, len(items), per_row)]
+
+
+def tournament_block(results: TournamentResults) -> str:
+    """Tournaments played, in the money, won, and the net of prizes against buy-ins."""
+    in_money = 100 * results.in_the_money / results.played
+    return (
+        f"Played: {results.played:,} · In the money: {results.in_the_money:,} "
+        f"({in_money:.0f}%) · Wins: {results.wins:,} · Net prize: {signed(results.net)}"
+    )
 
 
 def stats_embed(stats: MemberStats) -> discord.Embed:
@@ -108,6 +131,8 @@ def stats_embed(stats: MemberStats) -> discord.Embed:
             embed.add_field(name="Hold'em", value=holdem_block(stats.holdem), inline=False)
         else:
             embed.add_field(name="Blackjack", value=blackjack_block(stats.blackjack), inline=False)
+    if stats.tournaments is not None and stats.tournaments.played:
+        embed.add_field(name="Tournaments", value=tournament_block(stats.tournaments), inline=False)
     embed.set_image(url=f"attachment://{PICTURE_NAME}")
     embed.set_footer(text="Definitions: see the README's Statistics section. /leaderboard ranks.")
     return embed

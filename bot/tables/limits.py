@@ -26,6 +26,11 @@ BLACKJACK_MAX_SEATS: Final = 7
 """Players in one Blackjack round (the engine's ``SEATS``)."""
 BLACKJACK_MAX_BOTS: Final = BLACKJACK_MAX_SEATS - 1
 """House bots dealt in at a Blackjack round: at least one seat is always left for a member."""
+BLACKJACK_BOT_STRATEGIES: Final = ("basic", "hilo")
+"""How a Blackjack table's house bots play: basic strategy, or Hi-Lo counting (index plays and
+a bet spread by the true count)."""
+BLACKJACK_MAX_BOT_SPREAD: Final = 16
+"""The top of a counting bot's bet ramp, in table minimum bets (1 is a flat bet)."""
 BLACKJACK_MAX_SIDE_BET: Final = 1_000_000_000
 """The largest a table's side-bet limit may be (a 21+3 win pays 100 times the bet)."""
 BLACKJACK_SIDE_21_3_CHOICES: Final = ("off", *(table.value for table in TwentyOneThreePaytable))

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings
-from bot.blackjack.seats import BOT_THINK_SECONDS
+from bot.blackjack.seats import BOT_THINK_SECONDS, BotStrategy
 from bot.cli.common import CliError, seed_value, whole
 from bot.cli.db import database
 from bot.cli.rules import build_rules
@@ -28,7 +28,12 @@ from bot.holdem.settings import MAX_SEATS, MAX_TURN_SECONDS, MIN_SEATS, HoldemSe
 from bot.numbers import quote
 from bot.render.text import NAME_LIMIT
 from bot.terminal import wallet
-from bot.terminal.blackjack import BlackjackOptions, auto_round, play_blackjack
+from bot.terminal.blackjack import (
+    BlackjackOptions,
+    auto_round,
+    play_blackjack,
+    side_bet_options,
+)
 from bot.terminal.bots import DEFAULT_STRATEGY, UnknownBotError, parse_strategies
 from bot.terminal.holdem import HoldemOptions, play_holdem
 from bot.terminal.holdem_home import fast_pause, with_option_flags
@@ -132,11 +137,9 @@ def _seats_and_bots(seats_text: str | None, bots_text: str | None) -> tuple[int,
 def blackjack_command(args: argparse.Namespace) -> int:
     """`felt play blackjack`."""
     rules = build_rules(args.rules, list(args.rule))
-    if rules.side_21_3 is not None or rules.perfect_pairs:
-        # The terminal table does not take side bets yet: refuse rather than ignore them.
-        raise CliError("felt play blackjack does not offer side bets (side_21_3, perfect_pairs)")
     config = _config(args.config)
     base = config.blackjack
+    sides = side_bet_options(args.side_21_3, args.perfect_pairs, rules, base.max_side_bet)
     settings = BlackjackSettings(
         rules=rules,
         min_bet=base.min_bet,
@@ -146,6 +149,9 @@ def blackjack_command(args: argparse.Namespace) -> int:
         hints=base.hints,
         bot_seats=base.bot_seats,
         bot_delay_seconds=0.0 if args.fast else BOT_THINK_SECONDS,
+        bot_strategy=BotStrategy(base.bot_strategy),
+        bot_spread=base.bot_spread,
+        max_side_bet=base.max_side_bet,
     )
     bet = base.min_bet
     if args.bet is not None:
@@ -157,6 +163,7 @@ def blackjack_command(args: argparse.Namespace) -> int:
         dealer_delay=0.0 if fast else _delay(args.delay, DEFAULT_DEALER_DELAY),
         seed=_seed(args.seed),
         train=bool(args.train),
+        side_bets=sides,
     )
     game = auto_round if args.auto else play_blackjack
     guild_id = _guild(options.seed)

@@ -1,5 +1,10 @@
 """`felt play blackjack`: rounds against the dealer at a real Blackjack table host, in the terminal.
 
+Side bets (21+3, Perfect Pairs) are the table's rules (``--rule side_21_3=...``,
+``--rule perfect_pairs=true``) and the amounts placed with every bet (``--side-21-3 N``,
+``--perfect-pairs N``); they go to the host with every bet and are escrowed and settled by
+storage exactly as at a Discord table.
+
 ``BlackjackScreen`` (``blackjack_screen.py``) is the table's presenter; ``play_blackjack``
 reads bets and decisions from the inbox and turns them into host calls. ``auto_round`` plays one
 round by basic strategy with no input at all. The host escrows and settles every chip in
@@ -11,12 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from rich.console import Console
 from rich.text import Text
 
 from bot.blackjack.host import BlackjackSettings, BlackjackTable
+from bot.blackjack.seats import SIDE_BET_NAMES, offered_side_bets
+from bot.cli.common import CliError, whole
 from bot.tables.clock import AsyncioScheduler
 from bot.terminal.blackjack_screen import TABLE_NAME, BlackjackScreen, show_finish
 from bot.terminal.commands import (
@@ -44,7 +52,7 @@ from bot.terminal.wallet import (
 )
 from engine.blackjack import Rules, Shoe
 from engine.blackjack.strategy import Advice
-from storage import DecisionGrades, Storage
+from storage import BetReason, DecisionGrades, Storage
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C (the shell's convention for SIGINT), the round played out as a
@@ -63,6 +71,31 @@ class BlackjackOptions:
     seed: int | None
     train: bool = False
     """``--train``: show each decision's grade against basic strategy, and a summary at the end."""
+    side_bets: Mapping[BetReason, int] = field(default_factory=dict)
+    """The side bets placed with every bet (none unless asked for)."""
+
+
+def side_bet_options(
+    twenty_one_three: str | None, perfect_pairs: str | None, rules: Rules, most: int
+) -> dict[BetReason, int]:
+    """``--side-21-3`` and ``--perfect-pairs`` checked against the rules and the limit, or a
+    ``CliError`` naming the option: a side bet the table does not offer is refused, not
+    ignored."""
+    given = {BetReason.SIDE_21_3: twenty_one_three, BetReason.PERFECT_PAIRS: perfect_pairs}
+    needs = {
+        BetReason.SIDE_21_3: ("--side-21-3", "--rule side_21_3=classic or five_tier"),
+        BetReason.PERFECT_PAIRS: ("--perfect-pairs", "--rule perfect_pairs=true"),
+    }
+    offered = offered_side_bets(rules)
+    sides: dict[BetReason, int] = {}
+    for reason, text in given.items():
+        if text is None:
+            continue
+        option, rule = needs[reason]
+        if reason not in offered:
+            raise CliError(f"{option} needs a table with that side bet ({rule})")
+        sides[reason] = whole(text, option, 1, most)
+    return sides
 
 
 async def play_blackjack(
@@ -86,6 +119,9 @@ async def play_blackjack(
     graded_before = await storage.decision_grades(guild_id, LOCAL_USER_ID)
     try:
         console.print(f"In a round: {blackjack_help(settings.rules)}", style="dim")
+        offer = side_bet_line(settings, options.side_bets)
+        if offer:
+            console.print(offer, style="dim")
         session.ask_for_bet()
         inbox.start_reading()
         code = await session.run(inbox)
@@ -100,6 +136,26 @@ async def play_blackjack(
         graded = await storage.decision_grades(guild_id, LOCAL_USER_ID)
         console.print(trainer_summary(graded.since(graded_before)), style="bold cyan")
     return code
+
+
+def side_bet_line(settings: BlackjackSettings, placed: Mapping[BetReason, int]) -> str:
+    """The side bets placed with every bet, or the ones the table offers and how to place
+    them ("" at a table without side bets)."""
+    if placed:
+        bets = " · ".join(f"{SIDE_BET_NAMES[reason]} {chips(n)}" for reason, n in placed.items())
+        return f"Side bets with every bet: {bets} (settled on the opening cards)."
+    options = {BetReason.SIDE_21_3: "--side-21-3 N", BetReason.PERFECT_PAIRS: "--perfect-pairs N"}
+    offered = [
+        f"{SIDE_BET_NAMES[reason]} ({options[reason]})"
+        for reason in offered_side_bets(settings.rules)
+    ]
+    if not offered:
+        return ""
+    return (
+        f"This table offers side bets of 1 to {chips(settings.max_side_bet)}: "
+        + ", ".join(offered)
+        + "."
+    )
 
 
 def trainer_summary(graded: DecisionGrades) -> str:
@@ -137,7 +193,7 @@ async def auto_round(
     inbox.catch_interrupts()
     try:
         try:
-            await table.bet(LOCAL_USER_ID, options.name, options.bet)
+            await table.bet(LOCAL_USER_ID, options.name, options.bet, side_bets=options.side_bets)
         except REFUSALS as error:
             console.print(f"No round: {refusal_text(error)}", style="bold red")
             return 2
@@ -225,6 +281,7 @@ class _BlackjackSession:
         self.left_table = False
         self.in_round = False
         self.interrupted = False
+        self.side_bets = dict(options.side_bets)
 
     @property
     def bet_help(self) -> str:
@@ -330,7 +387,7 @@ class _BlackjackSession:
             self._refuse("Finish this round first.")
             return
         try:
-            await self.table.bet(LOCAL_USER_ID, self.options.name, amount)
+            await self.table.bet(LOCAL_USER_ID, self.options.name, amount, side_bets=self.side_bets)
         except REFUSALS as error:
             self._refuse(refusal_text(error))
             return

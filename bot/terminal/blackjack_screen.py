@@ -21,6 +21,7 @@ from bot.blackjack.events import (
     TableEvent,
     TurnStarted,
 )
+from bot.blackjack.seats import SIDE_BET_NAMES
 from bot.blackjack.view import seat_label, table_view
 from bot.render.models import BlackjackHandView
 from bot.tables.events import Notice
@@ -76,9 +77,12 @@ class BlackjackScreen:
                 if self._prompt_due:
                     self._prompt_due = False
                     self.show_turn()
-            case BetPlaced(user_id=user_id, amount=amount):
+            case BetPlaced(user_id=user_id, amount=amount, side_bets=sides):
                 if user_id == self.user_id:
-                    self.console.print(f"You bet {chips(amount)}.")
+                    extra = "".join(
+                        f", {SIDE_BET_NAMES[reason]} {chips(n)}" for reason, n in sides.items()
+                    )
+                    self.console.print(f"You bet {chips(amount)}{extra}.")
             case TurnStarted(user_id=user_id):
                 if user_id == self.user_id:
                     self.turn = event
@@ -93,9 +97,10 @@ class BlackjackScreen:
                 self.turn = None
                 self.finished = event
                 self._on_change()
-            case RoundRefunded(reason=reason):
+            case RoundRefunded(reason=reason, held=held):
                 self.turn = None
-                self.console.print(f"The round is cancelled ({reason}): your bet is back.")
+                back = "held until the next start" if held else "back"
+                self.console.print(f"The round is cancelled ({reason}): your bet is {back}.")
             case Notice(text=text):
                 self.console.print(text, style="dim")
             case _:

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from engine.blackjack.errors import BadRuleValueError, RulesError
 from engine.blackjack.hand import VALUE_OF_ID
+from engine.blackjack.views import RoundView
 from engine.cards import Card
 
 
@@ -127,6 +128,21 @@ class ShoeCount:
         if not self.system.balanced:
             raise CountingError(f"{self.system.label} is unbalanced: bet by its running count")
         return true_count(self.running, self.cards_left)
+
+
+def cards_shown(view: RoundView) -> tuple[Card, ...]:
+    """Every card face up in ``view``: the dealer's shown cards and each player hand's. A view
+    never holds a hole card still face down, so nothing here is private."""
+    players = (card for seat in view.seats for hand in seat.hands for card in hand.cards)
+    return (*view.dealer.cards, *players)
+
+
+def shown_count(cards: Iterable[Card], system: CountSystem, decks: int) -> ShoeCount:
+    """The count a player at the table keeps: ``cards`` shown since the shuffle of a shoe of
+    ``decks`` decks (KO from its initial running count)."""
+    shown = tuple(cards)
+    running = running_count(shown, system, decks=decks)
+    return ShoeCount(system, running, len(shown), max(0, 52 * decks - len(shown)))
 
 
 class PublicShoe(Protocol):

@@ -125,19 +125,34 @@ def test_every_rule_refusal_is_one_line_exit_2_in_every_command(
     assert not database.exists()  # refused before anything was opened
 
 
-def test_play_refuses_side_bets_it_cannot_take(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            ["--side-21-3", "5"],
+            "--side-21-3 needs a table with that side bet (--rule side_21_3=classic or five_tier)",
+        ),
+        (
+            ["--rule", "side_21_3=classic", "--perfect-pairs", "5"],
+            "--perfect-pairs needs a table with that side bet (--rule perfect_pairs=true)",
+        ),
+        (["--rule", "perfect_pairs=on", "--perfect-pairs", "0"], "--perfect-pairs"),
+        (["--rule", "perfect_pairs=on", "--perfect-pairs", "101"], "--perfect-pairs"),
+        (["--rule", "side_21_3=five_tier", "--side-21-3", "lots"], "--side-21-3"),
+    ],
+)
+def test_play_refuses_side_bets_the_table_does_not_take(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    arguments: list[str],
+    message: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     database = tmp_path / "felt.db"
-    for rule in ("side_21_3=classic", "perfect_pairs=on"):
-        code, out, err = run(
-            capsys, "play", "blackjack", "--auto", "--rule", rule, "--db", str(database)
-        )
-        assert code == 2 and out == ""
-        assert err == [
-            "felt play: felt play blackjack does not offer side bets (side_21_3, perfect_pairs)"
-        ]
+    code, out, err = run(capsys, "play", "blackjack", "--auto", *arguments, "--db", str(database))
+    assert code == 2 and out == ""
+    assert len(err) == 1 and err[0].startswith("felt play: ") and message in err[0]
     assert not database.exists()
 
 

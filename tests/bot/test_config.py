@@ -118,7 +118,7 @@ def test_config_unknown_key_is_named_with_a_suggestion() -> None:
 def test_config_unknown_section_is_named() -> None:
     assert refusal({"poker": {}}) == (
         "config.toml: unknown section [poker] "
-        "(known: discord, database, logging, holdem, blackjack, economy)"
+        "(known: discord, database, logging, holdem, blackjack, economy, tournament)"
     )
 
 

@@ -509,6 +509,12 @@ async def test_economy_settings_change_what_members_get(
             {"betting_seconds": 1},
             "Blackjack betting_seconds must be an integer from 3",
         ),
+        (
+            "blackjack",
+            {"bot_spread": 8},
+            "Blackjack bot_spread above 1 needs bot_strategy = hilo",
+        ),
+        ("blackjack", {"bot_strategy": "cheat"}, "Blackjack bot_strategy must be one of"),
         ("bots", {"enabled": "maybe"}, "Bots must be on (true) or off (false)."),
     ],
 )

@@ -8,6 +8,7 @@ Rate limits run ten times faster here (same counts, shorter windows).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,6 +16,8 @@ import pytest
 
 from bot.blackjack.events import RoundFinished
 from bot.blackjack.seats import BOT_THINK_SECONDS
+from engine.blackjack import CASINO
+from engine.blackjack.sidebets import TwentyOneThreePaytable
 from storage import Storage
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction
 from tests.e2e.support.blackjack import BlackjackWorld, Factory, answered
@@ -126,4 +129,68 @@ async def test_a_crash_mid_round_gives_the_bots_bets_back_to_the_house(
     await bots_play_out(restarted)
     await h.fake.wait_for_message(world.channel, lambda m: "Round #2 · Results" in m.text)
     await restarted.settle()
+    assert (await storage.check()).ok
+
+
+# Six decks (the casino rules), 21+3 (classic) and Perfect Pairs. Round 1, all low cards: Alice
+# 2♣ 2♦ (a mixed pair) hits 2♠ 3♦ 3♥ 4♦ and stands on 16; the counting bot 3♣ 6♣ doubles on 9 v
+# 4 and draws 4♥; the dealer 4♣ 2♥ draws 5♣ 5♦ 6♦ and busts: fourteen low cards, a Hi-Lo count
+# of +14 with 298 cards left (true count +2.4). Round 2 is dealt from more low cards; Felt dies
+# while Alice decides.
+COUNTED = dataclasses.replace(CASINO, side_21_3=TwentyOneThreePaytable.CLASSIC, perfect_pairs=True)
+LOW_ROUNDS = "2c 3c 4c 2d 6c 2h 2s 3d 3h 4d 4h 5c 5d 6d " + "2c 3c 4c 5c 6c 2d 3d 4d 5d 6d"
+
+
+async def test_counting_bots_and_side_bets_bet_by_the_count_and_a_crash_refunds_them_all(
+    world: World, start_blackjack: Factory
+) -> None:
+    alice = world.alice
+    h = await start_blackjack(cards=LOW_ROUNDS, rules=COUNTED)
+    counting = await command(
+        h,
+        world.admin,
+        "felt-admin config blackjack",
+        bot_seats=1,
+        bot_strategy="hilo",
+        bot_spread=8,
+    )
+    assert counting.reply.content.startswith("Blackjack table defaults updated")
+    rules = await command(h, alice, "blackjack rules")
+    assert rules.reply.embed is not None
+    assert "**House bots**: 1, Hi-Lo counting, betting 1-8 minimum bets by the true count." in str(
+        rules.reply.embed["description"]
+    )
+    storage: Storage = h.bot.storage
+
+    await h.bet(alice, 100, side_21_3=10, perfect_pairs=5)
+    await h.deal_by_clock()
+    assert await house(storage) == -10  # a fresh shoe: the bot bets the minimum
+    for _card in range(4):
+        await h.act(alice, "Hit")
+    await h.act(alice, "Stand")
+    await bots_play_out(h)
+    results = await h.fake.wait_for_message(h.channel, lambda m: "Round #1 · Results" in m.text)
+    await h.settle()
+    assert "21+3: nothing (-10) · Perfect Pairs: mixed pair (+30)" in results.text
+    after_one = await house(storage)
+    wallet = await storage.balance(world.guild.id, alice.id)
+    assert (await storage.check()).ok
+
+    await h.bet(alice, 100, side_21_3=10)
+    await h.deal_by_clock()
+    await h.wait_offer(alice)
+    assert await house(storage) == after_one - 20  # a true count of +2.4: two minimum bets
+    await h.settle()
+    await h.cog.halt()  # a crash: no refund, no goodbye
+    await h.bot.close()
+    restarted = await start_blackjack(cards=LOW_ROUNDS, rules=COUNTED)
+    storage = restarted.bot.storage
+
+    notice = await h.fake.wait_for_message(
+        world.channel, lambda m: "Round #2 was cancelled" in m.text
+    )
+    assert notice.embed is not None
+    assert notice.embed["description"].endswith(f"Refunded: <@{alice.id}> 110")
+    assert await house(storage) == after_one
+    assert await storage.balance(world.guild.id, alice.id) == wallet
     assert (await storage.check()).ok

@@ -107,7 +107,7 @@ def test_check_refuses_a_missing_outdated_or_newer_database(
     newer = tmp_path / "newer.db"
     populate(newer)
     sqlite3.connect(newer, isolation_level=None).execute(
-        "PRAGMA user_version = 7"
+        f"PRAGMA user_version = {latest_version() + 1}"
     ).connection.close()
 
     assert main(["db", "check", "--db", str(missing)]) == 2
@@ -165,7 +165,11 @@ def test_check_refuses_an_empty_or_newer_postgresql_schema(
     newer = postgres_server.new_database()
     assert main(["db", "migrate", "--db", newer]) == 0
     assert ALL_APPLIED in capsys.readouterr().out
-    raw(newer, "INSERT INTO felt_schema_version (version, name) VALUES (7, '0007_x.sql')")
+    raw(
+        newer,
+        "INSERT INTO felt_schema_version (version, name) "
+        f"VALUES ({latest_version() + 1}, '9999_x.sql')",
+    )
 
     assert main(["db", "check", "--db", empty]) == 2
     assert "There is no Felt database at postgresql://" in capsys.readouterr().err

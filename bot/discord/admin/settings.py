@@ -21,6 +21,7 @@ from bot.discord.guild_settings import (
     ECONOMY_KEYS,
     GAME_CHANNELS,
     HOLDEM,
+    TOURNAMENT_KEYS,
     InvalidGuildSetting,
     admin_role_id,
     bots_allowed,
@@ -30,9 +31,16 @@ from bot.discord.guild_settings import (
     economy_changes,
     game_channel_ids,
     section_with_changes,
+    tournament_changes,
+    tournament_settings,
 )
 from bot.discord.permissions import guild_member
-from bot.tables.limits import BLACKJACK_MAX_SIDE_BET, BLACKJACK_SIDE_21_3_CHOICES
+from bot.tables.limits import (
+    BLACKJACK_BOT_STRATEGIES,
+    BLACKJACK_MAX_BOT_SPREAD,
+    BLACKJACK_MAX_SIDE_BET,
+    BLACKJACK_SIDE_21_3_CHOICES,
+)
 from engine.blackjack import PRESETS
 from storage import MAX_CHIPS, EconomySettings
 
@@ -53,7 +61,15 @@ BETTING_MIN, BETTING_MAX = _int_bounds(BlackjackConfig, "betting_seconds")
 BLACKJACK_TURN_MIN, BLACKJACK_TURN_MAX = _int_bounds(BlackjackConfig, "turn_seconds")
 BOT_SEATS_MIN, BOT_SEATS_MAX = _int_bounds(BlackjackConfig, "bot_seats")
 
-RESET_SECTIONS = ("economy", "holdem", "blackjack", "bots", "game-channels", "admin-role")
+RESET_SECTIONS = (
+    "economy",
+    "holdem",
+    "blackjack",
+    "bots",
+    "game-channels",
+    "admin-role",
+    "tournaments",
+)
 
 
 class SettingsCommands(AdminCommands):
@@ -136,16 +152,21 @@ class SettingsCommands(AdminCommands):
         betting_seconds="Betting window before the cards are dealt",
         turn_seconds="Time a player has to act",
         hints="Whether /blackjack hint is available",
-        bot_seats="House bots dealt in with the members, playing basic strategy (when bots are on)",
+        bot_seats="House bots dealt in with the members (when bots are on)",
+        bot_strategy="How the house bots play: basic strategy, or hilo (Hi-Lo counting)",
+        bot_spread="Counting bots bet 1 to this many minimum bets by the true count (needs hilo)",
         side_21_3="The 21+3 side bet: off, or its pay table",
         perfect_pairs="Whether the Perfect Pairs side bet is offered",
         max_side_bet="Largest side bet, in chips",
-        counting="Whether /blackjack count (the card-counting drill) is offered",
+        counting="Whether /blackjack count (counting drill, live table count) is offered",
     )
     @app_commands.choices(
         preset=[app_commands.Choice(name=name, value=name) for name in sorted(PRESETS)],
         side_21_3=[
             app_commands.Choice(name=name, value=name) for name in BLACKJACK_SIDE_21_3_CHOICES
+        ],
+        bot_strategy=[
+            app_commands.Choice(name=name, value=name) for name in BLACKJACK_BOT_STRATEGIES
         ],
     )
     async def config_blackjack(
@@ -162,6 +183,8 @@ class SettingsCommands(AdminCommands):
         perfect_pairs: bool | None = None,
         max_side_bet: app_commands.Range[int, 1, BLACKJACK_MAX_SIDE_BET] | None = None,
         counting: bool | None = None,
+        bot_strategy: str | None = None,
+        bot_spread: app_commands.Range[int, 1, BLACKJACK_MAX_BOT_SPREAD] | None = None,
     ) -> None:
         given = {
             "preset": preset,
@@ -175,6 +198,8 @@ class SettingsCommands(AdminCommands):
             "perfect_pairs": perfect_pairs,
             "max_side_bet": max_side_bet,
             "counting": counting,
+            "bot_strategy": bot_strategy,
+            "bot_spread": bot_spread,
         }
         await self._change_table_defaults(interaction, BLACKJACK, "Blackjack", given)
 
@@ -188,6 +213,29 @@ class SettingsCommands(AdminCommands):
         state = "on: bot players fill empty chairs" if enabled else "off: only members play"
         await interaction.followup.send(
             f"Bots are {state} (tables already open keep their players).", ephemeral=True
+        )
+
+    @config.command(name="tournaments", description="Who may create tournaments, and the fee.")
+    @app_commands.describe(
+        members_create="On: any member may /tournament create. Off: Felt admins only.",
+        fee_percent="The house's fee on every buy-in, in percent of it (0: none)",
+    )
+    async def config_tournaments(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        members_create: bool | None = None,
+        fee_percent: app_commands.Range[int, 0, 100] | None = None,
+    ) -> None:
+        admin = guild_member(interaction)
+        changes = tournament_changes(members_create=members_create, fee_percent=fee_percent)
+        if not changes:
+            raise Refusal("Give at least one setting to change.")
+        for key, value in changes.items():
+            await self.storage.set_setting(admin.guild.id, key, value, actor_id=admin.id)
+        members, fee = await tournament_settings(self.storage, admin.guild.id, self.bot.config)
+        text = _describe_tournaments(members, fee)
+        await interaction.followup.send(
+            f"Tournaments updated (new tournaments use them): {text}.", ephemeral=True
         )
 
     @config.command(name="game-channels", description="Limit games to some channels.")
@@ -270,6 +318,7 @@ class SettingsCommands(AdminCommands):
             "bots": (BOTS,),
             "game-channels": (GAME_CHANNELS,),
             "admin-role": (ADMIN_ROLE,),
+            "tournaments": TOURNAMENT_KEYS,
         }
         for name in chosen:
             for key in keys[name]:
@@ -333,6 +382,8 @@ class SettingsCommands(AdminCommands):
         if blackjack.bot_seats and not bots:
             blackjack_text += " (no bot seats while bots are off)"
         embed.add_field(name="Blackjack tables", value=blackjack_text, inline=False)
+        members, fee = await tournament_settings(storage, guild.id, config)
+        embed.add_field(name="Tournaments", value=_describe_tournaments(members, fee), inline=False)
         embed.add_field(name="Bots", value="on" if bots else "off")
         embed.add_field(name="Games run in", value=_describe_channels(channels, short=True))
         embed.add_field(
@@ -353,6 +404,11 @@ def _describe_economy(economy: EconomySettings) -> str:
         f"Starting chips: {economy.starting_chips:,}. Daily: {daily}. "
         f"Transfers: {'on' if economy.transfers_enabled else 'off'}."
     )
+
+
+def _describe_tournaments(members_create: bool, fee_percent: int) -> str:
+    who = "any member" if members_create else "Felt admins only"
+    return f"created by {who}, house fee {fee_percent}% of the buy-in"
 
 
 def _describe_section(section: Any) -> str:

@@ -18,6 +18,7 @@ from bot.discord.blackjack import ids
 from bot.discord.blackjack.count import CountButton
 from bot.discord.blackjack.drill import DrillButton
 from bot.discord.blackjack.ids import ActionRef
+from bot.discord.blackjack.live_count import LIVE_BUTTONS
 from bot.discord.table_components import ButtonSpec, Handlers, TableButton
 from engine.blackjack import Action
 
@@ -82,6 +83,7 @@ DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (
     HintButton,
     DrillButton,
     CountButton,
+    *LIVE_BUTTONS,
 )
 """What the cog registers with ``bot.add_dynamic_items``."""
 

@@ -92,6 +92,7 @@ def table_payload(
     hints: bool = True,
     finished: bool = False,
     cancelled: str | None = None,
+    held: bool = False,
 ) -> TablePayload[BlackjackTableView] | None:
     """The table message of ``snapshot``'s round (None when nobody has bet yet).
 
@@ -111,9 +112,7 @@ def table_payload(
         if len(text) + len(extra) <= EMBED_DESCRIPTION_LIMIT:
             text += extra
     if cancelled is not None:
-        content = (
-            f"This round was cancelled ({escape(cancelled)}): every bet is back in its wallet."
-        )
+        content = f"This round was cancelled ({escape(cancelled)}): {refund_words(held)}"
     elif finished:
         content = "Round over: the results are below. `/blackjack deal` to play again."
     else:
@@ -276,9 +275,19 @@ def result_post(event: RoundFinished) -> Post:
     )
 
 
-def cancelled_post(round_id: int, reason: str, refunds: Mapping[int, int] | None = None) -> Post:
-    """A round refunded (a shutdown, or found unfinished at startup)."""
-    text = f"Round #{round_id} was cancelled ({escape(reason)}): every bet is back in its wallet."
+def refund_words(held: bool) -> str:
+    """What became of a cancelled round's bets."""
+    if held:
+        return "its bets are held in the round and go back to their wallets when Felt restarts."
+    return "every bet is back in its wallet."
+
+
+def cancelled_post(
+    round_id: int, reason: str, refunds: Mapping[int, int] | None = None, *, held: bool = False
+) -> Post:
+    """A round refunded (a shutdown, a settlement storage refused, or found unfinished at
+    startup)."""
+    text = f"Round #{round_id} was cancelled ({escape(reason)}): {refund_words(held)}"
     if refunds:
         text += "\nRefunded: " + " · ".join(
             f"<@{user_id}> {amount:,}" for user_id, amount in sorted(refunds.items())

@@ -11,7 +11,11 @@ recognised:
 - ``blackjack:drill:{preset}:{seed}:{asked}:{right}:{streak}:{action}`` for an answer in the
   basic-strategy drill, which carries the whole drill (the question is made from its seed);
 - ``blackjack:count:{system}:{cards}:{seed}:{asked}:{right}:{streak}:{answer}`` for an answer
-  in the counting drill, likewise.
+  in the counting drill, likewise;
+- ``blackjack:live:{question}:{answer}`` for an answer to a table's live count question: the
+  question's number only, never its right answer (kept in memory, so a client that reads
+  custom_ids learns nothing), and ``blackjack:live-again:{system}:{asked}:{right}:{streak}`` to
+  be asked again, carrying the score.
 
 All are far below Discord's 100-character limit (ids are at most 20 digits).
 """
@@ -95,3 +99,18 @@ def drill_id(ref: DrillRef, action: Action) -> str:
         f"blackjack:drill:{ref.preset}:{ref.seed}:{ref.asked}:{ref.right}:{ref.streak}:"
         f"{action.value}"
     )
+
+
+LIVE_TEMPLATE = r"blackjack:live:(?P<question>[0-9]{1,12}):(?P<answer>-?[0-9]{1,4})"
+LIVE_AGAIN_TEMPLATE = (
+    r"blackjack:live-again:(?P<system>[a-z0-9]{1,8}):(?P<asked>[0-9]{1,6}):(?P<right>[0-9]{1,6}):"
+    r"(?P<streak>[0-9]{1,6})"
+)
+
+
+def live_id(question: int, answer: int) -> str:
+    return f"blackjack:live:{question}:{answer}"
+
+
+def live_again_id(system: str, asked: int, right: int, streak: int) -> str:
+    return f"blackjack:live-again:{system}:{asked}:{right}:{streak}"

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.blackjack.host import BlackjackSettings
+from bot.blackjack.seats import BotStrategy
 from bot.config import BlackjackConfig
 from bot.discord.errors import Refusal
 from engine.blackjack import Rules, house_edge, preset
@@ -35,6 +36,8 @@ def table_settings(config: BlackjackConfig, overrides: Mapping[str, Any]) -> Bla
         hints=config.hints,
         bot_seats=config.bot_seats,
         max_side_bet=config.max_side_bet,
+        bot_strategy=BotStrategy(config.bot_strategy),
+        bot_spread=config.bot_spread,
     )
     return dataclasses.replace(settings, **overrides) if overrides else settings
 

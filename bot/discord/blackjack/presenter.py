@@ -8,6 +8,7 @@ they say. Blackjack has no private cards, so no DMs.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,6 +42,8 @@ LOOK = TableLook(
 
 EventTap = Callable[[int, TableEvent], None]
 
+_log = logging.getLogger("felt.discord.blackjack")
+
 
 @dataclass(slots=True)
 class _Round:
@@ -51,6 +54,7 @@ class _Round:
     log: list[str] = field(default_factory=list)
     finished: bool = False
     cancelled: str | None = None
+    held: bool = False
 
     @property
     def done(self) -> bool:
@@ -63,9 +67,17 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
     game = Game.BLACKJACK
     look = LOOK
 
-    def __init__(self, setup: PresenterSetup, *, hints: Callable[[], bool] = lambda: True) -> None:
+    def __init__(
+        self,
+        setup: PresenterSetup,
+        *,
+        hints: Callable[[], bool] = lambda: True,
+        watch: Callable[[TableEvent], None] | None = None,
+    ) -> None:
         super().__init__(setup)
         self._hints = hints
+        self._watch = watch
+        """Sees each event as it is published (the live count questions), before the posts."""
         self._rounds: dict[int, _Round] = {}
         self._current: int | None = None
 
@@ -82,6 +94,11 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
     # ----- events --------------------------------------------------------------------------------
 
     def _handle(self, event: TableEvent) -> None:
+        if self._watch is not None:
+            try:
+                self._watch(event)
+            except Exception:  # a watcher's failure must never stop the table's messages
+                _log.exception("a table watcher failed on %s", type(event).__name__)
         match event:
             case TableChanged(snapshot=snapshot):
                 if snapshot.round_id is None:
@@ -107,11 +124,11 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
                 found.finished = True
                 self.channel.post(formatting.result_post(event))
                 self.channel.finish(round_id)
-            case RoundRefunded(round_id=round_id, reason=reason):
+            case RoundRefunded(round_id=round_id, reason=reason, held=held):
                 cancelled = self._rounds.get(round_id)
                 if cancelled is not None:
-                    cancelled.cancelled = reason
-                self.channel.post(formatting.cancelled_post(round_id, reason))
+                    cancelled.cancelled, cancelled.held = reason, held
+                self.channel.post(formatting.cancelled_post(round_id, reason, held=held))
                 self.channel.finish(round_id)
             case ShoeReshuffled():
                 self.channel.post(formatting.reshuffle_post(event))
@@ -143,4 +160,5 @@ class BlackjackPresenter(ChannelPresenter[TableEvent, TablePayload[BlackjackTabl
             hints=self._hints(),
             finished=found.finished,
             cancelled=found.cancelled,
+            held=found.held,
         )

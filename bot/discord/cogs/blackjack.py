@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -19,18 +20,20 @@ import discord
 from discord import app_commands
 
 from bot.blackjack.counting import MAX_CARDS, MIN_CARDS, CountSystem
-from bot.blackjack.drill import SEED_LIMIT
+from bot.blackjack.drill import SEED_LIMIT, Score
 from bot.blackjack.errors import (
     NotInRoundError,
 )
-from bot.blackjack.events import TablePhase
+from bot.blackjack.events import TableEvent, TablePhase
 from bot.blackjack.host import BlackjackSettings, BlackjackTable
 from bot.blackjack.view import seat_label
-from bot.discord.blackjack import formatting
+from bot.discord.blackjack import formatting, live_count
 from bot.discord.blackjack.components import DYNAMIC_ITEMS, HANDLERS
 from bot.discord.blackjack.count import start as start_count
 from bot.discord.blackjack.drill import start as start_drill
 from bot.discord.blackjack.ids import ActionRef
+from bot.discord.blackjack.live_count import HANDLERS as LIVE_HANDLERS
+from bot.discord.blackjack.live_count import LiveCounts
 from bot.discord.blackjack.options import HouseEdges, InvalidBet, checked_bet, table_settings
 from bot.discord.blackjack.presenter import POST_LINGER_SECONDS, BlackjackPresenter, EventTap
 from bot.discord.client import FeltBot
@@ -83,8 +86,10 @@ class Blackjack(TableCog[BlackjackPresenter]):
         house_edges: HouseEdges | None = None,
         tap: EventTap | None = None,
         linger: float = POST_LINGER_SECONDS,
+        count_rng: random.Random | None = None,
     ) -> None:
         super().__init__(bot, scheduler=scheduler, pacer=pacer, tap=tap, linger=linger)
+        self._live_counts = LiveCounts(self.scheduler.now, count_rng or secrets.SystemRandom())
         self.house_edges = house_edges or HouseEdges()
         self.tables: dict[int, BlackjackTable] = {}
         self._shoes = shoes
@@ -92,6 +97,18 @@ class Blackjack(TableCog[BlackjackPresenter]):
         self._locks: dict[int, asyncio.Lock] = {}
 
     # ----- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def live_counts(self) -> LiveCounts:
+        return self._live_counts
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        LIVE_HANDLERS.register(self.bot, self)
+
+    async def cog_unload(self) -> None:
+        LIVE_HANDLERS.unregister(self.bot)
+        await super().cog_unload()
 
     async def open_tables(self) -> None:
         recovery = self.bot.recovery
@@ -114,6 +131,7 @@ class Blackjack(TableCog[BlackjackPresenter]):
     async def halt(self) -> None:
         """Stop everything at once, touching no chips (unload; a test's crash)."""
         self.tables.clear()
+        await self._live_counts.aclose()
         await super().halt()
 
     def _presenter_for(self, guild_id: int, channel_id: int) -> BlackjackPresenter:
@@ -122,9 +140,15 @@ class Blackjack(TableCog[BlackjackPresenter]):
             presenter = BlackjackPresenter(
                 self.presenter_setup(guild_id, channel_id),
                 hints=lambda: self._hints_at(channel_id),
+                watch=lambda event: self._watch(channel_id, event),
             )
             self.adopt(presenter)
         return presenter
+
+    def _watch(self, channel_id: int, event: TableEvent) -> None:
+        table = self.tables.get(channel_id)
+        if table is not None:
+            self.live_counts.watch(table, event)
 
     def _hints_at(self, channel_id: int) -> bool:
         table = self.tables.get(channel_id)
@@ -303,6 +327,8 @@ class Blackjack(TableCog[BlackjackPresenter]):
         lines += ["", formatting.house_edge_line(edge)]
         sides = formatting.side_bet_lines(settings.rules, settings.max_side_bet)
         lines += ["", *sides] if sides else []
+        bots = settings.describe_bots()
+        lines += ["", f"**House bots**: {bots}."] if bots else []
         embed = discord.Embed(
             title="Blackjack rules at this table",
             description="\n".join(lines),
@@ -354,10 +380,12 @@ class Blackjack(TableCog[BlackjackPresenter]):
         await interaction.response.send_message(content, view=view, ephemeral=True)
 
     @blackjack.command(
-        name="count", description="Practise counting cards: a run of cards, then the count."
+        name="count", description="Practise counting cards: a run of cards, or this table's shoe."
     )
     @app_commands.describe(
-        system="The counting system (default Hi-Lo)", cards="How many cards each run shows"
+        system="The counting system (default Hi-Lo)",
+        cards="How many cards each run of the drill shows",
+        at_table="Be asked the running count of this channel's table at a random moment",
     )
     @app_commands.choices(
         system=[app_commands.Choice(name=s.label, value=s.value) for s in CountSystem]
@@ -366,14 +394,18 @@ class Blackjack(TableCog[BlackjackPresenter]):
         self,
         interaction: discord.Interaction[FeltBot],
         system: str = CountSystem.HILO.value,
-        cards: app_commands.Range[int, MIN_CARDS, MAX_CARDS] = 10,
+        cards: app_commands.Range[int, MIN_CARDS, MAX_CARDS] | None = None,
+        at_table: bool = False,
     ) -> None:
-        member = guild_member(interaction)
-        server = await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
-        if not server.counting:
-            raise Refusal("Counting practice is off on this server.")
         if system not in {s.value for s in CountSystem}:
             raise Refusal("System must be Hi-Lo, KO or Omega II.")
+        if at_table is not False:
+            if cards is not None:
+                raise Refusal("`cards` is for the drill: at a table you count what it shows.")
+            await self.arm_live_count(interaction, CountSystem(system), Score())
+            return
+        await self._require_counting(interaction)
+        cards = 10 if cards is None else cards
         if (
             isinstance(cards, bool)
             or not isinstance(cards, int)
@@ -382,6 +414,33 @@ class Blackjack(TableCog[BlackjackPresenter]):
             raise Refusal(f"A run shows {MIN_CARDS} to {MAX_CARDS} cards.")
         content, view = start_count(CountSystem(system), cards, secrets.randbelow(SEED_LIMIT))
         await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def arm_live_count(
+        self, interaction: discord.Interaction[Any], system: CountSystem, score: Score
+    ) -> None:
+        """Arm a live count question at this channel's table for the member asking (from the
+        command, or from "Ask me again")."""
+        member = await self._require_counting(interaction)
+        table = self.tables.get(interaction.channel_id or 0)
+        if table is None:
+            raise Refusal(
+                "No Blackjack table is being played in this channel: `/blackjack deal` to start "
+                "one, then ask again."
+            )
+        self._live_counts.arm(table, member.id, system, interaction.followup, score)
+        text = live_count.armed_text(system)
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _require_counting(self, interaction: discord.Interaction[Any]) -> discord.Member:
+        """The member asking, if this server offers counting practice (it is opt-in)."""
+        member = guild_member(interaction)
+        server = await blackjack_defaults(self.storage, member.guild.id, self.bot.config)
+        if not server.counting:
+            raise Refusal("Counting practice is off on this server.")
+        return member
 
 
 async def setup(bot: FeltBot) -> None:

@@ -162,6 +162,11 @@ class Stats(commands.Cog):
             holdem_server=StyleCounts(**server.values),
             blackjack=RoundCounts(**blackjack.values),
             bankroll=(),
+            tournaments=(
+                await self.storage.tournament_results(guild_id, target.id, season=season)
+                if Game.HOLDEM in games
+                else None
+            ),
         )
         if sum(found.hands(game) for game in games) <= BY_HAND_LIMIT:
             results = [

@@ -3,10 +3,13 @@ and Ctrl-C, and `--auto`."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
 from bot.terminal.blackjack import RESHUFFLED, reshuffle_notice
+from bot.terminal.wallet import PRACTICE_GUILD_ID
+from storage import Storage
 from tests.bot.terminal.support import PROMPT, START, Play, read_wallet
 
 BET = r"Bet for the next round: [^\r\n]*" + PROMPT
@@ -178,3 +181,34 @@ def test_play_blackjack_train_grades_each_decision_and_sums_up(play: Play) -> No
         r"chips in expectation\.",
         game.text,
     )
+
+
+def test_play_blackjack_side_bets_are_escrowed_and_settled_like_discords(
+    play: Play, database: Path
+) -> None:
+    game = play(
+        "blackjack",
+        *("--auto", "--seed", PLAIN_SEED, "--bet", "25"),
+        *("--rule", "side_21_3=classic", "--rule", "perfect_pairs=on"),
+        *("--side-21-3", "5", "--perfect-pairs", "4"),
+    )
+    assert game.finish() == 0
+    text = game.text
+    assert "You bet 25, 21+3 5, Perfect Pairs 4." in text
+    # 8♥ 5♦ and the dealer's 9♣: no poker hand, no pair.
+    assert "21+3: nothing (-5)" in text
+    assert "Perfect Pairs: no pair (-4)" in text
+    wallet = read_wallet(database)
+    assert wallet.ledger_ok and wallet.in_play == 0
+    assert wallet.balance == START + net_of(text) == START - 25 - 9
+
+    async def stored_bets() -> list[tuple[str, int]]:
+        storage = await Storage.open(database)
+        try:
+            (played,) = await storage.list_rounds(PRACTICE_GUILD_ID)
+            return [(bet.reason.value, bet.amount) for bet in played.bets]
+        finally:
+            await storage.close()
+
+    # The same rows a Discord table's side bets make: escrowed with the opening bet.
+    assert asyncio.run(stored_bets()) == [("initial", 25), ("perfect_pairs", 4), ("side_21_3", 5)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -40,7 +41,7 @@ from tests.e2e.fakediscord import (
 from tests.e2e.support.bot_world import StartBot, World, channel_window
 
 ACTION = re.compile(ids.ACTION_TEMPLATE)
-EXTENSIONS = ("bot.discord.cogs.admin", "bot.discord.cogs.economy")
+EXTENSIONS = ("bot.discord.cogs.admin", "bot.discord.cogs.economy", "bot.discord.cogs.stats")
 """The other cogs the tests run with (Hold'em stays out: its tables are not under test here)."""
 FAST = {"betting_seconds": 10.0, "turn_seconds": 20.0}
 
@@ -235,6 +236,7 @@ async def start_blackjack(fake_discord: FakeDiscord, world: World, start_bot: St
         overrides: Mapping[str, Any] | None = None,
         pacer: Pacer | None = None,
         house_edges: HouseEdges | None = None,
+        count_rng: random.Random | None = None,
     ) -> BlackjackWorld:
         scheduler = ManualScheduler(start=fake_discord.clock.now())
         events: list[TableEvent] = []
@@ -257,6 +259,7 @@ async def start_blackjack(fake_discord: FakeDiscord, world: World, start_bot: St
                 house_edges=house_edges,
                 tap=tap,
                 linger=0.0,
+                count_rng=count_rng,
             )
             cogs.append(cog)
             return cog

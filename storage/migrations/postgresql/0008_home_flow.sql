@@ -1,4 +1,4 @@
--- The PostgreSQL dialect of ../0007_home_flow.sql: BIGINT ids and "C"-collated time text.
+-- The PostgreSQL dialect of ../0008_home_flow.sql: BIGINT ids and "C"-collated time text.
 
 CREATE TABLE holdem_time_banks (
     table_id        BIGINT  NOT NULL REFERENCES poker_tables (table_id),

@@ -1,0 +1,324 @@
+"""``/tournament``: create a tournament, register and unregister (commands or the lobby
+message's buttons), see one or all, cancel one before it starts.
+
+The cog checks who is asking and hands chips to storage (``storage/tournaments.py``: buy-ins are
+escrowed in the tournament's pool and refunded on cancel); the lobby (``bot/discord/tournament/
+lobby.py``) decides when a tournament starts and hands it to the director, the
+``TournamentRunner`` given to the cog. Without a director, creating a tournament is refused, so
+no tournament can start that nothing would run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.chips import checked_amount, chips
+from bot.discord.client import FeltBot
+from bot.discord.errors import Refusal
+from bot.discord.guild_settings import bots_allowed, tournament_settings
+from bot.discord.permissions import guild_member, is_admin, require_game_channel
+from bot.discord.replies import acknowledge, send_ephemeral
+from bot.discord.tournament.formatting import (
+    describe_tournament_refusal,
+    list_line,
+    lobby_text,
+)
+from bot.discord.tournament.lobby import Lobby
+from bot.discord.tournament.lobby_buttons import HANDLERS, LobbyAction, LobbyButton, lobby_view
+from bot.discord.tournament.options import plan_tournament
+from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tournament.lobby_hooks import TournamentRunner
+from engine.tournament.structure import PRESET_NAMES
+from storage import MAX_CHIPS, Storage
+from storage.tournaments import (
+    TournamentEntry,
+    TournamentError,
+    TournamentNotOpen,
+    TournamentRow,
+    TournamentStatus,
+)
+
+_log = logging.getLogger("felt.discord.tournament")
+
+NO_DIRECTOR = "Tournaments cannot run on this Felt yet: it has no tournament director."
+OPEN = (TournamentStatus.REGISTERING,)
+LISTED = (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
+MAX_LISTED = 20
+
+
+class Tournaments(commands.Cog):
+    """The tournament lobby: commands, buttons and the lobby messages."""
+
+    tournament = app_commands.Group(
+        name="tournament", description="Sit & Go and multi-table poker tournaments"
+    )
+
+    def __init__(
+        self,
+        bot: FeltBot,
+        *,
+        runner: TournamentRunner | None = None,
+        scheduler: Scheduler | None = None,
+    ) -> None:
+        self.bot = bot
+        self.runner = runner
+        self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
+        self.lobby: Lobby | None = None
+
+    @property
+    def storage(self) -> Storage:
+        return self.bot.storage
+
+    async def cog_load(self) -> None:
+        HANDLERS.register(self.bot, self)
+        self.bot.add_dynamic_items(LobbyButton)
+        self.bot.error_router.register_refusal(TournamentError, describe_tournament_refusal)
+        if self.runner is not None and self.bot.has_storage:
+            self.lobby = Lobby(self.storage, self.scheduler, self.runner, self)
+            await self.lobby.restore()
+
+    async def cog_unload(self) -> None:
+        HANDLERS.unregister(self.bot)
+        self.bot.remove_dynamic_items(LobbyButton)
+        if self.lobby is not None:
+            self.lobby.stop()
+        self.scheduler.halt()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        guild_member(interaction)
+        return True
+
+    def _lobby(self) -> Lobby:
+        if self.lobby is None:
+            raise Refusal(NO_DIRECTOR)
+        return self.lobby
+
+    # ----- the lobby message (LobbyBoard) -------------------------------------------------------
+
+    async def show(self, row: TournamentRow, entries: Sequence[TournamentEntry]) -> None:
+        """Edit the tournament's lobby message (posted by ``create``)."""
+        if row.lobby_message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        message = channel.get_partial_message(row.lobby_message_id)
+        view = lobby_view(
+            row.tournament_id, open_for_registration=row.status is TournamentStatus.REGISTERING
+        )
+        try:
+            await message.edit(content=lobby_text(row, entries), view=view)
+        except discord.HTTPException:
+            _log.warning(
+                "could not edit a tournament's lobby message",
+                extra={"tournament_id": row.tournament_id},
+                exc_info=True,
+            )
+
+    # ----- /tournament create ---------------------------------------------------------------------
+
+    @tournament.command(name="create", description="Open a tournament's registration here.")
+    @app_commands.describe(
+        name="What to call it",
+        type="sng: one table, starts when full (or at a time); mtt: many tables, starts at a time",
+        buy_in="Wallet chips each entry costs (the prize pool is every buy-in)",
+        preset="The blind structure",
+        seats="Players per table (default 9)",
+        max_entries="Most entries (a Sit & Go: at most its seats)",
+        start="full, a Discord timestamp like <t:1767225600:R>, in 1h30m, or 2026-12-31 20:00",
+        bots="Fill a Sit & Go's empty seats with bots at the start time",
+    )
+    @app_commands.choices(
+        type=[
+            app_commands.Choice(name="Sit & Go", value="sng"),
+            app_commands.Choice(name="Multi-table", value="mtt"),
+        ],
+        preset=[app_commands.Choice(name=name, value=name) for name in PRESET_NAMES],
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        name: app_commands.Range[str, 1, 100],
+        type: str,
+        buy_in: app_commands.Range[int, 1, MAX_CHIPS],
+        preset: str = "turbo",
+        seats: app_commands.Range[int, 2, 10] | None = None,
+        max_entries: app_commands.Range[int, 2, 1000] | None = None,
+        start: app_commands.Range[str, 1, 60] | None = None,
+        bots: bool = False,
+    ) -> None:
+        member = guild_member(interaction)
+        lobby = self._lobby()
+        await require_game_channel(interaction)
+        members_create, fee_percent = await tournament_settings(
+            self.storage, member.guild.id, self.bot.config
+        )
+        if not members_create and not await is_admin(interaction):
+            raise Refusal("Only Felt admins can create tournaments on this server.")
+        if bots and not await bots_allowed(self.storage, member.guild.id, self.bot.config):
+            raise Refusal("Bots are turned off on this server.")
+        plan = plan_tournament(
+            name=name,
+            kind=type,
+            buy_in=checked_amount(buy_in, what="buy-in"),
+            preset_name=preset,
+            seats=seats,
+            max_entries=max_entries,
+            start=start,
+            bots=bots,
+            fee_percent=fee_percent,
+            now=lobby.now(),
+        )
+        assert interaction.channel_id is not None
+        await acknowledge(interaction)
+        row = await self.storage.create_tournament(
+            member.guild.id,
+            interaction.channel_id,
+            member.id,
+            plan.name,
+            plan.kind,
+            plan.buy_in,
+            plan.fee,
+            json.dumps(plan.structure.to_mapping()),
+            plan.seats_per_table,
+            plan.max_entries,
+            plan.starts_at,
+            plan.bots_fill,
+            key=f"tournament-create:{interaction.id}",
+        )
+        message = await interaction.followup.send(
+            lobby_text(row, ()),
+            view=lobby_view(row.tournament_id, open_for_registration=True) or discord.utils.MISSING,
+            wait=True,
+        )
+        await self.storage.set_tournament_lobby_message(row.tournament_id, message.id)
+        lobby.schedule(row)
+
+    # ----- registering ----------------------------------------------------------------------------
+
+    @tournament.command(name="register", description="Enter a tournament (pays its buy-in).")
+    @app_commands.describe(tournament="The tournament's number (default: the one open here)")
+    async def register(
+        self, interaction: discord.Interaction[FeltBot], tournament: int | None = None
+    ) -> None:
+        await self._register(interaction, tournament, LobbyAction.REGISTER)
+
+    @tournament.command(name="unregister", description="Leave a tournament before it starts.")
+    @app_commands.describe(tournament="The tournament's number (default: the one open here)")
+    async def unregister(
+        self, interaction: discord.Interaction[FeltBot], tournament: int | None = None
+    ) -> None:
+        await self._register(interaction, tournament, LobbyAction.UNREGISTER)
+
+    async def on_lobby_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: LobbyAction
+    ) -> None:
+        await self._register(interaction, tournament_id, action)
+
+    async def _register(
+        self, interaction: discord.Interaction[Any], tournament: int | None, action: LobbyAction
+    ) -> None:
+        member = guild_member(interaction)
+        if member.bot:
+            raise Refusal("Bots cannot enter tournaments this way.")
+        lobby = self._lobby()
+        row = await self._chosen(member.guild.id, tournament, OPEN)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        key = f"tournament-{action.value}:{interaction.id}"
+        if action is LobbyAction.REGISTER:
+            done = await self.storage.register_tournament(row.tournament_id, member.id, key=key)
+            text = (
+                f"You are registered in **{row.name}** (#{row.tournament_id}): "
+                f"{chips(row.cost)} moved from your wallet, which now holds "
+                f"{chips(done.wallet_balance or 0)}."
+            )
+        else:
+            refunds = await self.storage.unregister_tournament(
+                row.tournament_id, member.id, key=key
+            )
+            text = (
+                f"You left **{row.name}** (#{row.tournament_id}): "
+                f"{chips(refunds.total)} went back to your wallet."
+            )
+        await interaction.followup.send(text, ephemeral=True)
+        await lobby.changed(row.tournament_id)
+
+    async def _chosen(
+        self, guild_id: int, tournament: int | None, statuses: Sequence[TournamentStatus]
+    ) -> TournamentRow:
+        """The tournament a member named (of this server), or the only one in ``statuses``."""
+        if tournament is not None:
+            if isinstance(tournament, bool) or not 1 <= tournament <= 2**63 - 1:
+                raise Refusal("A tournament's number is a whole number from 1.")
+            row = await self.storage.get_tournament(tournament)
+            if row is None or row.guild_id != guild_id:
+                raise Refusal(f"There is no tournament #{tournament} here.")
+            return row
+        rows = await self.storage.list_tournaments(guild_id, tuple(statuses))
+        if not rows:
+            raise Refusal("No tournament is open for registration here.")
+        if len(rows) > 1:
+            numbers = ", ".join(f"#{row.tournament_id}" for row in rows[:MAX_LISTED])
+            raise Refusal(f"Several tournaments are open ({numbers}): give its number.")
+        return rows[0]
+
+    # ----- seeing and cancelling ---------------------------------------------------------------
+
+    @tournament.command(name="info", description="A tournament's structure, entries and prizes.")
+    @app_commands.describe(tournament="The tournament's number (default: the one open here)")
+    async def info(
+        self, interaction: discord.Interaction[FeltBot], tournament: int | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        row = await self._chosen(member.guild.id, tournament, LISTED)
+        entries = await self.storage.tournament_entries(row.tournament_id)
+        await send_ephemeral(interaction, lobby_text(row, entries))
+
+    @tournament.command(name="list", description="The tournaments open or running here.")
+    async def list_(self, interaction: discord.Interaction[FeltBot]) -> None:
+        member = guild_member(interaction)
+        rows = await self.storage.list_tournaments(member.guild.id, LISTED)
+        if not rows:
+            await send_ephemeral(interaction, "No tournament is open or running here.")
+            return
+        lines = [list_line(row) for row in rows[:MAX_LISTED]]
+        if len(rows) > MAX_LISTED:
+            lines.append(f"…and {len(rows) - MAX_LISTED} more.")
+        await send_ephemeral(interaction, "\n".join(lines))
+
+    @tournament.command(name="cancel", description="Cancel a tournament before it starts.")
+    @app_commands.describe(tournament="The tournament's number (default: the one open here)")
+    async def cancel(
+        self, interaction: discord.Interaction[FeltBot], tournament: int | None = None
+    ) -> None:
+        member = guild_member(interaction)
+        lobby = self._lobby()
+        row = await self._chosen(member.guild.id, tournament, OPEN)
+        if row.created_by != member.id and not await is_admin(interaction):
+            raise Refusal("Only its organiser or a Felt admin can cancel a tournament.")
+        if row.status is not TournamentStatus.REGISTERING:
+            raise TournamentNotOpen(row.tournament_id, row.status, "registering")
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        refunds = await self.storage.cancel_tournament(
+            row.tournament_id,
+            reason=f"cancelled by {member.id}",
+            actor_id=member.id,
+            key=f"tournament-cancel:{interaction.id}",
+        )
+        count = len(refunds.refunds)
+        await interaction.followup.send(
+            f"**{row.name}** (#{row.tournament_id}) is cancelled: {chips(refunds.total)} "
+            f"refunded to {count} entr{'y' if count == 1 else 'ies'}.",
+            ephemeral=True,
+        )
+        await lobby.refresh(row.tournament_id)
+
+
+async def setup(bot: FeltBot) -> None:
+    # The director (trun's branch) is passed here as ``runner=`` once it lands.
+    await bot.add_cog(Tournaments(bot))

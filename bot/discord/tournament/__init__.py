@@ -1,0 +1,1 @@
+"""The Discord front of tournaments: the lobby (registration, start) and its messages."""

@@ -1,0 +1,1 @@
+"""Running tournaments: the director that plays a tournament's tables (no discord import)."""
