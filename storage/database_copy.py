@@ -301,6 +301,16 @@ TABLES: tuple[CopiedTable, ...] = (
         ("tournament_id", "table_no", "hand_no", "level", "phh", "ended_at"),
         ("tournament_id", "table_no", "hand_no"),
     ),
+    CopiedTable(
+        "holdem_time_banks",
+        ("table_id", "user_id", "seconds", "updated_at"),
+        ("table_id", "user_id"),
+    ),
+    CopiedTable(
+        "holdem_rail_consent",
+        ("guild_id", "user_id", "allowed", "updated_at"),
+        ("guild_id", "user_id"),
+    ),
 )
 """Every table of the schema, parents before children (foreign keys hold after each insert)."""
 

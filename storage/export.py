@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from typing import Any, TextIO
 
+from engine.settle import LedgerRow, ledger_csv
 from storage.backend import Transaction
 from storage.ledger import parse_time
 from storage.models import AccountKind, LedgerEntry, LedgerKind, SessionLine
@@ -26,18 +27,6 @@ LEDGER_COLUMNS = (
     "round_id",
     "note",
 )
-
-SESSION_COLUMNS = (
-    "player_nickname",
-    "player_id",
-    "session_start_at",
-    "session_end_at",
-    "buy_in",
-    "buy_out",
-    "stack",
-    "net",
-)
-"""PokerNow's ledger CSV columns, in PokerNow's order."""
 
 _ENTRY_SELECT = (
     "SELECT l.entry_id, l.created_at, l.guild_id, a.kind, a.user_id, l.kind, l.delta, "
@@ -131,21 +120,23 @@ def ledger_rows(entries: list[LedgerEntry]) -> list[list[object]]:
     ]
 
 
-def write_sessions(out: TextIO, lines: list[SessionLine]) -> int:
-    """Write a table's session ledger as PokerNow-style CSV; return the number of rows."""
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SESSION_COLUMNS)
-    for line in lines:
-        writer.writerow(
-            [
-                line.player_name,
-                line.player_id,
-                line.session_start.isoformat(),
-                "" if line.session_end is None else line.session_end.isoformat(),
-                line.buy_in,
-                line.buy_out,
-                line.stack,
-                line.net,
-            ]
+def ledger_rows_of(lines: list[SessionLine]) -> list[LedgerRow]:
+    """Seatings as the rows of PokerNow's ledger (``engine.settle`` owns its columns)."""
+    return [
+        LedgerRow(
+            player_nickname=line.player_name,
+            player_id=line.player_id,
+            session_start_at=line.session_start,
+            session_end_at=line.session_end,
+            buy_in=line.buy_in,
+            buy_out=None if line.session_end is None else line.buy_out,
+            stack=line.stack,
         )
+        for line in lines
+    ]
+
+
+def write_sessions(out: TextIO, lines: list[SessionLine]) -> int:
+    """Write a table's session ledger as PokerNow's CSV; return the number of rows."""
+    out.write(ledger_csv(ledger_rows_of(lines)))
     return len(lines)

@@ -33,6 +33,7 @@ from storage.ledger import GuildRow, Work, parse_time, require_amount, require_t
 from storage.models import (
     MAX_CHIPS,
     AccountKind,
+    Bounty,
     CashOut,
     ClosedTable,
     Game,
@@ -43,7 +44,6 @@ from storage.models import (
     OccupiedSeat,
     SeatChange,
     SeatResult,
-    SessionLine,
     SettledHand,
     StartedHand,
     TableInfo,
@@ -140,10 +140,7 @@ def open_table(
     work: Work, guild_id: int, channel_id: int, name: str | None, settings: Mapping[str, object]
 ) -> TableOpened:
     require_text(name, "The table name", limit=MAX_NAME_CHARS, optional=True)
-    try:
-        settings_text = json.dumps(dict(settings), sort_keys=True, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgument(f"Table settings must be plain JSON data ({error}).") from error
+    settings_text = _settings_text(settings)
     work.guild(guild_id)
     table_id = int(
         work.tx.value(
@@ -154,6 +151,23 @@ def open_table(
     )
     work.guild_id, work.table_id = guild_id, table_id
     return TableOpened(table_id, guild_id, channel_id)
+
+
+def change_table_settings(work: Work, table_id: int, settings: Mapping[str, object]) -> None:
+    """Replace an open table's stored settings (its host changed an option)."""
+    table = _table(work.tx, table_id)
+    work.guild_id, work.table_id = table.guild_id, table_id
+    work.tx.execute(
+        "UPDATE poker_tables SET settings = ? WHERE table_id = ?",
+        (_settings_text(settings), table_id),
+    )
+
+
+def _settings_text(settings: Mapping[str, object]) -> str:
+    try:
+        return json.dumps(dict(settings), sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgument(f"Table settings must be plain JSON data ({error}).") from error
 
 
 def _new_seat(
@@ -445,13 +459,16 @@ def settle_hand(
     phh: str,
     results: Mapping[int, SeatResult],
     counts: Mapping[int, Mapping[str, int]] | None = None,
+    bounties: Sequence[Bounty] = (),
     reads: SettlementReads | None = None,
 ) -> SettledHand:
     """Apply a finished hand: each seat's stack becomes its final stack, in one transaction.
 
     ``counts`` are the hand's statistics by seat (``storage.player_counts``); the members' are
-    added to their running totals in the same transaction (bots keep none). ``reads`` are the
-    reads :func:`ask_settlement` started (asked here when not given).
+    added to their running totals in the same transaction (bots keep none). ``bounties`` are
+    7-2 bounties won at the showdown: the final stacks are the stacks before them, and each
+    bounty moves in the same transaction, in ledger rows of its own after the hand's results.
+    ``reads`` are the reads :func:`ask_settlement` started (asked here when not given).
 
     Refused when the hand is not in progress, when the final stacks name other seats than the
     hand was dealt to, or when they do not add up to the starting stacks.
@@ -507,7 +524,87 @@ def settle_hand(
     )
     add_stats(work, table.guild_id, season_id, Game.HOLDEM, lines)
     add_holdem(work, table.guild_id, season_id, counted)
-    return SettledHand(table_id, hand_id, dict(sorted(final_stacks.items())), deltas)
+    stacks = dict(final_stacks)
+    if bounties:
+        accounts = {seat.seat_no: (seat.account_id, seat.user_id) for seat in seats}
+        for seat_no, change in _move_bounties(work, table.guild_id, accounts, stacks, bounties):
+            stacks[seat_no] += change
+            deltas[seat_no] += change
+        work.tx.executemany(
+            "UPDATE hand_seats SET final_stack = ? WHERE table_id = ? AND hand_id = ? "
+            "AND seat_no = ?",
+            [(stacks[n], table_id, hand_id, n) for n in sorted(stacks)],
+        )
+    return SettledHand(table_id, hand_id, dict(sorted(stacks.items())), deltas)
+
+
+def _move_bounties(
+    work: Work,
+    guild_id: int,
+    accounts: Mapping[int, tuple[int, int | None]],
+    stacks: Mapping[int, int],
+    bounties: Sequence[Bounty],
+) -> list[tuple[int, int]]:
+    """Check and move ``bounties`` between seat escrows; ``(seat, change)`` for each seat."""
+    change: dict[int, int] = {}
+    for bounty in bounties:
+        if not isinstance(bounty, Bounty):
+            raise InvalidSettlement("Bounties must be Bounty values.")
+        if bounty.payer not in accounts or bounty.winner not in accounts:
+            raise InvalidSettlement("A bounty names a seat that was not in the hand.")
+        if bounty.payer == bounty.winner:
+            raise InvalidSettlement("A bounty winner does not pay themselves.")
+        require_amount(bounty.amount, what="bounty")
+        change[bounty.payer] = change.get(bounty.payer, 0) - bounty.amount
+        change[bounty.winner] = change.get(bounty.winner, 0) + bounty.amount
+    for seat_no, amount in change.items():
+        if stacks[seat_no] + amount < 0:
+            raise InvalidSettlement(f"Seat {seat_no} cannot pay more bounty than it holds.")
+    moved = []
+    # Payers first, so no escrow is ever credited chips that are not yet debited elsewhere.
+    for seat_no, amount in sorted(change.items(), key=lambda item: item[1]):
+        if amount:
+            account_id, user_id = accounts[seat_no]
+            work.move(guild_id, account_id, amount, LedgerKind.HAND_RESULT, user_id)
+            moved.append((seat_no, amount))
+    return moved
+
+
+def pay_bounty(work: Work, table_id: int, hand_id: int, bounties: Sequence[Bounty]) -> SettledHand:
+    """Move 7-2 bounties claimed after a settled hand (the winner showed 7-2 later), between
+    the seats still at the table; each payer pays at most what its seat holds now. Returns the
+    seats' stacks after it and what each paid or won."""
+    table = _table(work.tx, table_id)
+    work.guild_id, work.table_id, work.hand_id = table.guild_id, table_id, hand_id
+    status = work.tx.value(
+        "SELECT status FROM hands WHERE table_id = ? AND hand_id = ?", (table_id, hand_id)
+    )
+    if status != HandStatus.SETTLED.value:
+        raise InvalidSettlement(f"Hand #{hand_id} is not a settled hand of this table.")
+    seated = {seat.seat_no: seat for seat in _occupied(work.tx, table_id)}
+    dealt = {
+        int(row[0])
+        for row in work.tx.all(
+            "SELECT seat_no FROM hand_seats WHERE table_id = ? AND hand_id = ?",
+            (table_id, hand_id),
+        )
+    }
+    payable = []
+    for bounty in bounties:
+        if bounty.payer not in dealt or bounty.winner not in dealt:
+            raise InvalidSettlement("A bounty names a seat that was not in the hand.")
+        payer = seated.get(bounty.payer)
+        if bounty.winner not in seated or payer is None:
+            continue  # a player who has left pays or collects nothing more
+        amount = min(bounty.amount, payer.balance)
+        if amount:
+            payable.append(Bounty(bounty.payer, bounty.winner, amount))
+    accounts = {n: (seat.account_id, seat.user_id) for n, seat in seated.items()}
+    stacks = {n: seat.balance for n, seat in seated.items()}
+    moved = _move_bounties(work, table.guild_id, accounts, stacks, payable)
+    deltas = dict(moved)
+    after = {n: stacks[n] + deltas.get(n, 0) for n in sorted(stacks)}
+    return SettledHand(table_id, hand_id, after, deltas)
 
 
 def _check_settlement(
@@ -729,38 +826,3 @@ def list_hands(
     params.extend([limit, offset])
     records = [read_hand(tx, int(row[0]), int(row[1])) for row in tx.all(sql, params)]
     return [record for record in records if record is not None]
-
-
-def table_sessions(tx: Transaction, table_id: int) -> list[SessionLine]:
-    """Every seating session at a table, PokerNow style: buy-ins, buy-outs, stack and net."""
-    if tx.value("SELECT 1 FROM poker_tables WHERE table_id = ?", (table_id,)) is None:
-        raise UnknownTable(table_id)
-    rows = tx.all(
-        "SELECT s.seat_id, s.user_id, s.bot_name, s.display_name, s.joined_at, s.left_at, "
-        "a.balance, "
-        "COALESCE(SUM(CASE WHEN l.kind IN ('buy_in', 'rebuy') THEN l.delta ELSE 0 END), 0), "
-        "COALESCE(SUM(CASE WHEN l.kind = 'cash_out' THEN -l.delta ELSE 0 END), 0) "
-        "FROM seats s JOIN accounts a ON a.account_id = s.account_id "
-        "LEFT JOIN ledger l ON l.account_id = s.account_id "
-        "WHERE s.table_id = ? "
-        "GROUP BY s.seat_id, s.user_id, s.bot_name, s.display_name, s.joined_at, s.left_at, "
-        "a.balance ORDER BY s.joined_at, s.seat_id",
-        (table_id,),
-    )
-    lines = []
-    for _seat_id, user_id, bot_name, display_name, joined, left, stack, bought, out in rows:
-        player_id = str(user_id) if user_id is not None else f"bot:{bot_name}"
-        name = display_name or bot_name or str(user_id)
-        lines.append(
-            SessionLine(
-                player_name=name,
-                player_id=player_id,
-                session_start=parse_time(joined),
-                session_end=None if left is None else parse_time(left),
-                buy_in=int(bought),
-                buy_out=int(out),
-                stack=int(stack),
-                net=int(out) + int(stack) - int(bought),
-            )
-        )
-    return lines

@@ -333,6 +333,15 @@ class StartedHand:
 
 
 @dataclass(frozen=True, slots=True)
+class Bounty:
+    """A 7-2 bounty: ``payer`` seat pays ``amount`` to ``winner`` seat."""
+
+    payer: int
+    winner: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class SettledHand:
     """A settled hand: final stacks and each seat's net change."""
 
@@ -622,7 +631,7 @@ class LedgerEntry:
 
 @dataclass(frozen=True, slots=True)
 class SessionLine:
-    """One seating session at a table, as in PokerNow's session ledger."""
+    """One seating at a table (buy-in to cash-out), a row of PokerNow's session ledger."""
 
     player_name: str
     player_id: str
@@ -630,9 +639,72 @@ class SessionLine:
     session_start: datetime
     session_end: datetime | None
     buy_in: int
+    """Every chip brought to the seat: the first buy-in and the rebuys."""
+    rebuys: int
+    """The part of ``buy_in`` that came after the first buy-in."""
     buy_out: int
     stack: int
+    """Chips still at the seat (0 once it was left)."""
     net: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSession:
+    """One player's whole table session: every seating of theirs added up."""
+
+    player_name: str
+    player_id: str
+    buy_in: int
+    """The first buy-ins of each seating (rebuys excluded)."""
+    rebuys: int
+    cash_out: int
+    stack: int
+    net: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableSession:
+    """A table from its opening to its closing (or now, if it is open), and every seating in it.
+
+    The session is the table's life: it opens with ``/holdem start`` and ends when the table
+    closes; every chip that entered a seat's escrow came from a buy-in or rebuy and left by a
+    cash-out or is still there, so the nets of all lines (bots included) sum to zero.
+    """
+
+    table_id: int
+    guild_id: int
+    name: str | None
+    opened_at: datetime
+    closed_at: datetime | None
+    lines: tuple[SessionLine, ...]
+
+    def players(self) -> tuple[PlayerSession, ...]:
+        """The lines added up per player, in the order each first sat down."""
+        totals: dict[str, PlayerSession] = {}
+        for line in self.lines:
+            seen = totals.get(line.player_id)
+            first_buy_in = line.buy_in - line.rebuys
+            if seen is None:
+                totals[line.player_id] = PlayerSession(
+                    line.player_name,
+                    line.player_id,
+                    first_buy_in,
+                    line.rebuys,
+                    line.buy_out,
+                    line.stack,
+                    line.net,
+                )
+            else:
+                totals[line.player_id] = PlayerSession(
+                    seen.player_name,
+                    seen.player_id,
+                    seen.buy_in + first_buy_in,
+                    seen.rebuys + line.rebuys,
+                    seen.cash_out + line.buy_out,
+                    seen.stack + line.stack,
+                    seen.net + line.net,
+                )
+        return tuple(totals.values())
 
 
 class ProblemKind(StrEnum):

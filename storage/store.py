@@ -38,8 +38,10 @@ from storage import (
     economy,
     hand_export,
     holdem,
+    home_flow,
     instances,
     player_counts,
+    sessions,
     stats,
     table_messages,
     tournaments,
@@ -64,6 +66,7 @@ from storage.models import (
     Account,
     BalanceChange,
     BetReason,
+    Bounty,
     CashOut,
     CheckReport,
     ClosedTable,
@@ -86,7 +89,6 @@ from storage.models import (
     SeasonStarted,
     SeatChange,
     SeatResult,
-    SessionLine,
     SettledHand,
     SettledRound,
     StartedHand,
@@ -94,6 +96,7 @@ from storage.models import (
     TableInfo,
     TableMessage,
     TableOpened,
+    TableSession,
     Transfer,
     VoidedHand,
 )
@@ -601,6 +604,13 @@ class Storage:
             guild=_in_guild(guild_id),
         )
 
+    async def change_table_settings(self, table_id: int, settings: Mapping[str, object]) -> None:
+        """Store an open table's new settings (stored as JSON, as ``open_table`` does)."""
+        await self._write(
+            lambda work: holdem.change_table_settings(work, table_id, settings),
+            guild=_table_guild(table_id),
+        )
+
     async def get_table(self, table_id: int) -> TableInfo | None:
         """A table with its current seats, or None."""
         return await self._read(lambda tx: holdem.read_table(tx, table_id))
@@ -727,6 +737,7 @@ class Storage:
         phh: str,
         results: Mapping[int, SeatResult] | None = None,
         counts: Mapping[int, Mapping[str, int]] | None = None,
+        bounties: Sequence[Bounty] = (),
         key: str,
     ) -> SettledHand:
         """Apply a finished hand: final stacks by seat, its PHH text and per-seat results.
@@ -748,6 +759,8 @@ class Storage:
         }
         if counts is not None:
             request["counts"] = _counts_text(counts)
+        if bounties:
+            request["bounties"] = [[b.payer, b.winner, b.amount] for b in bounties]
         return await self._operate_asking(
             "settle_hand",
             key,
@@ -762,8 +775,29 @@ class Storage:
                 phh=phh,
                 results=seat_results,
                 counts=counts,
+                bounties=bounties,
                 reads=reads,
             ),
+            guild=_table_guild(table_id),
+        )
+
+    async def pay_bounty(
+        self, table_id: int, hand_id: int, bounties: Sequence[Bounty], *, key: str
+    ) -> SettledHand:
+        """Move 7-2 bounties claimed after hand ``hand_id`` was settled (its winner showed 7-2
+        later) between the seats still at the table, each payer up to what it holds: an
+        operation of its own (``holdem_bounty``), with ledger rows like a hand's results."""
+        request = {
+            "table_id": table_id,
+            "hand_id": hand_id,
+            "bounties": [[b.payer, b.winner, b.amount] for b in bounties],
+        }
+        return await self._operate(
+            "holdem_bounty",
+            key,
+            request,
+            SettledHand,
+            lambda work: holdem.pay_bounty(work, table_id, hand_id, bounties),
             guild=_table_guild(table_id),
         )
 
@@ -825,9 +859,9 @@ class Storage:
             )
         )
 
-    async def table_sessions(self, table_id: int) -> list[SessionLine]:
-        """A table's seating sessions, PokerNow style."""
-        return await self._read(lambda tx: holdem.table_sessions(tx, table_id))
+    async def table_session(self, table_id: int) -> TableSession:
+        """A table's session (open to close) and its seatings, PokerNow style."""
+        return await self._read(lambda tx: sessions.table_session(tx, table_id))
 
     # --- blackjack ---------------------------------------------------------------------------
 
@@ -1308,6 +1342,33 @@ class Storage:
             guild=_table_guild(table_id),
         )
 
+    # --- home-game state (time banks, the rail) -------------------------------------------
+
+    async def save_time_banks(self, table_id: int, banks: Mapping[int, int]) -> None:
+        """Store members' time banks at a table (seconds left, by user id)."""
+        for user_id in banks:
+            require_id(user_id, "A user id")
+        await self._write(
+            lambda work: home_flow.save_time_banks(work, table_id, banks),
+            guild=_table_guild(table_id),
+        )
+
+    async def time_banks(self, table_id: int) -> dict[int, int]:
+        """Members' stored time banks at a table, by user id."""
+        return await self._read(lambda tx: home_flow.time_banks(tx, table_id))
+
+    async def set_rail_consent(self, guild_id: int, user_id: int, allowed: bool) -> None:
+        """Whether a member lets the rail see their past hands' cards in this guild."""
+        _require_ids(guild_id, user_id)
+        await self._write(
+            lambda work: home_flow.set_rail_consent(work, guild_id, user_id, allowed),
+            guild=_in_guild(guild_id),
+        )
+
+    async def rail_consents(self, guild_id: int, user_ids: tuple[int, ...]) -> set[int]:
+        """Which of these members allowed the rail in this guild."""
+        return await self._read(lambda tx: home_flow.rail_consents(tx, guild_id, user_ids))
+
     # --- recovery and checking ---------------------------------------------------------------
 
     async def recover(self, *, shards: Shards | None = None) -> RecoveryReport:
@@ -1689,8 +1750,8 @@ class Storage:
 
     async def export_sessions_csv(self, out: TextIO, table_id: int) -> int:
         """Write a table's PokerNow-style session ledger as CSV; return the number of rows."""
-        lines = await self.table_sessions(table_id)
-        return write_sessions(out, lines)
+        session = await self.table_session(table_id)
+        return write_sessions(out, list(session.lines))
 
 
 def _require_ids(guild_id: object, *user_ids: object) -> None:

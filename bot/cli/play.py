@@ -24,6 +24,7 @@ from bot.cli.common import MAX_SEED, SubParsers, add_seed_option
 from bot.cli.db import add_database_options
 from bot.cli.rules import add_rule_options
 from bot.holdem.settings import MAX_SEATS, MIN_SEATS
+from bot.terminal.holdem_home import add_option_flags
 
 EXAMPLES = """examples:
   felt play blackjack --bet 50
@@ -87,6 +88,7 @@ def _register_holdem(games: SubParsers, game: argparse.ArgumentParser) -> None:
         "one name alone fills every other chair (default: smart in every other chair)",
     )
     holdem.add_argument("--buy-in", metavar="N", help="chips to sit down with")
+    add_option_flags(holdem)
     holdem.set_defaults(handler=_holdem)
 
 

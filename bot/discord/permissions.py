@@ -152,6 +152,12 @@ class CannotShowTable(Refusal):
         )
 
 
+def refuse_bot_account(member: discord.Member) -> None:
+    """Bot accounts never sit at a table."""
+    if member.bot:
+        raise Refusal("Bot accounts cannot play.")
+
+
 def require_table_permissions(interaction: discord.Interaction[Any]) -> None:
     """Refuse (:class:`CannotShowTable`) unless Felt may post a table where ``interaction``
     happened (the permissions Discord computed for Felt there, sent with the interaction)."""

@@ -47,3 +47,11 @@ class BuyInError(TableError):
 
 class TableClosingError(TableError):
     """The table is closing or closed."""
+
+
+class RailError(TableError):
+    """A watch request the rail refuses (off at this table, a player, not watching)."""
+
+
+class PreActionError(TableError):
+    """A pre-action that cannot be ticked now (not in the hand, your turn, nothing to check)."""

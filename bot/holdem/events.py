@@ -1,7 +1,8 @@
 """What a Hold'em table host tells its front (Discord or terminal): snapshots and happenings.
 
-Only ``HoleCards`` carries hidden cards, and it names the one member who may see it; every other
-event and every snapshot holds face-up cards only, so a front cannot leak a hand by accident.
+Only ``HoleCards`` (the hand in play) and ``RailCards`` (a settled hand, for the rail) carry hidden
+cards, and each names the one member who may see it; every other event and every snapshot holds
+face-up cards only, so a front cannot leak a hand by accident.
 """
 
 from __future__ import annotations
@@ -9,7 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.holdem.home_events import (
+    AfterHandOffer,
+    BountyCollected,
+    CardsRevealed,
+    RabbitHuntDealt,
+    RunCountAsk,
+)
 from bot.holdem.kinds import SeatStatus, Stage
+from bot.holdem.ledger import SettleUp
+from bot.holdem.rail import RailCards
 from bot.tables.events import Notice
 from engine.cards import Card
 from engine.holdem import Action, ActionKind, Call, Check, Fold, LegalActions, RaiseTo
@@ -129,6 +139,18 @@ class TableSnapshot:
     seats: tuple[SeatSnapshot, ...]
     next_hand_at: float | None = None
     """When the next hand is dealt (Unix seconds), while the table pauses between hands."""
+    options: str = ""
+    """The table's home-game options in a few words ("" for a plain table)."""
+    time_bank: bool = False
+    """The player to act is on their time bank: ``deadline`` is when it runs out."""
+    rail: tuple[str, ...] = ()
+    """Who is watching on the rail (everyone may see it)."""
+    run_boards: tuple[tuple[Card, ...], ...] = ()
+    """Every board of a hand run more than once or on a double board (else empty)."""
+    run_count_ask: RunCountAsk | None = None
+    """While the players all in choose how many times to run the board."""
+    after_hand: AfterHandOffer | None = None
+    """Between hands: the rabbit hunt and show buttons of the hand just finished."""
 
     def seat(self, seat_no: int) -> SeatSnapshot | None:
         """The snapshot of one seat, if occupied."""
@@ -219,6 +241,8 @@ class PotResult:
     winners: tuple[tuple[int, str, int], ...]
     """(seat, name, chips) for each winner."""
     description: str
+    board: int = 0
+    """With several runs or boards, which one this part of the pot was won on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +327,8 @@ class HoldemTableClosed:
     reason: str
     cash_outs: tuple[tuple[str, int | None, int], ...]
     """(name, user id or None for a bot, chips returned)."""
+    settle_up: SettleUp | None = None
+    """The session's ledger and who pays whom (None if storage could not read it)."""
 
 
 TableEvent = (
@@ -320,5 +346,9 @@ TableEvent = (
     | PlayerReturned
     | HandCancelled
     | HoldemTableClosed
+    | RailCards
     | Notice
+    | CardsRevealed
+    | RabbitHuntDealt
+    | BountyCollected
 )

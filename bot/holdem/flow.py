@@ -14,9 +14,8 @@ import random
 import secrets
 from collections.abc import Callable, Sequence
 
-from bot.holdem.errors import (
-    TableClosingError,
-)
+from bot.holdem import home_after, home_runs
+from bot.holdem.errors import TableClosingError
 from bot.holdem.events import (
     HandDealt,
     HandFinished,
@@ -24,38 +23,38 @@ from bot.holdem.events import (
     HoldemTableClosed,
     HoleCards,
     Offer,
-    PlayerSatOut,
     TableChanged,
     TableEvent,
     TableLifecycle,
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.home_flow import HomeFlow
+from bot.holdem.ledger import closing_session
 from bot.holdem.narrate import HandSummary, narrate, posted, summarise
-from bot.holdem.order import Deal, SeatOrder, timeout_action, to_act
+from bot.holdem.order import Deal, SeatOrder, next_button, timeout_action, to_act
+from bot.holdem.preactions import PreActions
+from bot.holdem.rail import Rail
 from bot.holdem.seating import BotFactory, Seat, Seating
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.snapshot import TableState, table_snapshot
+from bot.holdem.timebank import TimeBanks
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tables.moves import move_chips
 from bot.tables.presenter import Presenter
 from engine.bots import DecisionFacts, SeatView, TableStats, think_time
 from engine.bots.runner import HandBot
 from engine.cards import Card
-from engine.holdem import Action, Event, Hand, Stakes, phh
-from engine.holdem.stats import counts_by_seat, hand_stats
-from storage import Storage
+from engine.holdem import Action, Event, Hand, Phase, phh
+from storage import Bounty, Storage
 
 _log = logging.getLogger("felt.holdem")
-
-TIMEOUTS_BEFORE_SITTING_OUT = 2
-
 
 EquityFunction = Callable[[Sequence[tuple[Card, ...]], Sequence[Card]], Sequence[float]]
 """Chances to win or share for face-up hands on a partial board (runs in a worker thread)."""
 
 
-class HandLifecycle:
+class HandLifecycle(HomeFlow):
     """A table's hand in progress and its timers; ``HoldemTable`` adds the commands."""
 
     def __init__(
@@ -111,6 +110,9 @@ class HandLifecycle:
         """Public statistics of everyone who played here, for the bots to read."""
         self._closed = asyncio.Event()
         self._suspended = False
+        self.time_banks, self.preactions, self.rail = TimeBanks(), PreActions(), Rail()
+        self.run_consent = home_runs.RunConsent()
+        self.finished_hand: home_after.FinishedHand | None = None
 
     # --------------------------------------------------------------------- queries
 
@@ -134,8 +136,11 @@ class HandLifecycle:
             seats=self.seating.facts(),
             last_actions=dict(self._last_actions),
             next_hand_at=self._next_hand_at,
+            time_bank=self.time_banks.running is not None,
+            rail=self.rail.names(),
         )
-        return table_snapshot(state, self.hand, self.order, self._deadline)
+        snapshot = table_snapshot(state, self.hand, self.order, self._deadline)
+        return home_after.decorate(home_runs.decorate(snapshot, self), self)
 
     # -------------------------------------------------------------------- turns
 
@@ -191,14 +196,10 @@ class HandLifecycle:
             if not self._still(hand_id, action_count) or hand is None or player is None:
                 return
             seat = self.seats[self.order.seat(player)]
-            seat.timeouts += 1
+            if await self.start_time_bank(seat, hand_id, action_count):
+                return
             events = hand.act(player, timeout_action(hand))
-            if seat.timeouts >= TIMEOUTS_BEFORE_SITTING_OUT and seat.user_id is not None:
-                seat.sitting_out = True
-                seat.sit_out_reason = "timed out twice"
-                await self.publish(
-                    PlayerSatOut(seat.seat_no, seat.name, seat.user_id, "timed out twice in a row")
-                )
+            await self.publish_missed_turn(seat)
             await self._after_events(events, automatic=True)
 
     def _still(self, hand_id: int, action_count: int) -> bool:
@@ -215,8 +216,10 @@ class HandLifecycle:
         hand = self.hand
         while hand is not None and self.hand is hand and not hand.is_complete:
             player = to_act(hand)
-            if player is None or not self.seats[self.order.seat(player)].leaving:
+            if player is None or not self.seats[self.order.seat(player)].plays_itself:
                 return
+            if hand.phase is Phase.RUN_COUNT:
+                return  # leavers answer the run count in ``home_runs.ask_run_counts``
             events = hand.act(player, timeout_action(hand))
             await self._after_events(events, automatic=True, leavers=False)
 
@@ -234,8 +237,11 @@ class HandLifecycle:
             await self._publish_table()
             return
         order, self._button = deal.order, deal.order.seats[-1]
-        hand = Hand(deal.stakes, [deal.stacks[n] for n in order], rng=self._rng)
+        hand = Hand(
+            deal.stakes, [deal.stacks[n] for n in order], rng=self._rng, options=deal.options
+        )
         self.hand, self.order, self.hand_id = hand, order, hand_id
+        self.finished_hand = None
         self._last_actions = {}
         self._running_pot = posted(hand.events)
         for seat_no in order:
@@ -257,27 +263,21 @@ class HandLifecycle:
         players = self.seating.players()
         if len(players) < 2 or not any(not self.seats[n].is_bot for n in players):
             return None
-        order = SeatOrder.around(players, self._next_button(players))
+        order = SeatOrder.around(players, next_button(self._button, players, self._rng))
         stacks = {n: self.seats[n].stack for n in order}
         key = f"holdem:{self.table_id}:hand:{hand_id}:start"
         await move_chips(
             "hand start", lambda: self.storage.start_hand(self.table_id, hand_id, stacks, key=key)
         )
-        s = self.settings
-        stakes = Stakes.standard(len(players), s.small_blind, s.big_blind, s.ante)
-        return Deal(order, stacks, stakes)
-
-    def _next_button(self, players: list[int]) -> int:
-        if self._button is None:
-            return players[self._rng.randrange(len(players))]
-        later = [n for n in players if n > self._button]
-        return later[0] if later else players[0]
+        stakes, options = home_runs.hand_setup(self.settings, hand_id, len(players))
+        return Deal(order, stacks, stakes, options)
 
     async def _after_events(
         self, events: list[Event], *, automatic: bool, leavers: bool = True
     ) -> None:
         hand = self.hand
         assert hand is not None
+        await home_runs.announce(self, events)
         told = narrate(
             events,
             hand,
@@ -300,6 +300,9 @@ class HandLifecycle:
             # on the table message before the hand's result is published.
             await self._finish_hand()
             return
+        if hand.phase is Phase.RUN_COUNT:
+            await home_runs.ask_run_counts(self)
+            return
         await self._publish_table()
         if leavers and self._leaver_to_act():
             await self._play_for_leavers()
@@ -308,7 +311,7 @@ class HandLifecycle:
 
     def _leaver_to_act(self) -> bool:
         player = to_act(self.hand) if self.hand is not None else None
-        return player is not None and self.seats[self.order.seat(player)].leaving
+        return player is not None and self.seats[self.order.seat(player)].plays_itself
 
     async def _with_equities(self, tabled: HandsTabled) -> HandsTabled:
         """All-in before the river: each shown hand's chance to win (in a worker thread)."""
@@ -342,6 +345,9 @@ class HandLifecycle:
         assert seat.user_id is not None
         turn = hand.turn
         assert turn is not None
+        if (chosen := self.preactions.take(seat.seat_no, hand_id, hand, turn)) is not None:
+            await self._after_events(hand.act(player, chosen), automatic=False)
+            return
         offer = Offer.of(turn, seat.seat_no)
         self._deadline = self._scheduler.now() + self.settings.turn_seconds
         self._turn_timer = self._scheduler.call_later(
@@ -356,6 +362,7 @@ class HandLifecycle:
         hand = self.hand
         assert hand is not None
         self._cancel_turn_timer()
+        self.run_consent.cancel()
         names = self.seating.names()
         summary = summarise(hand, self.order, names)
         text = phh.dumps(
@@ -368,9 +375,7 @@ class HandLifecycle:
                 seat_count=self.settings.seats,
             )
         )
-        await self._settle(hand, summary, text)
-        for seat_no, stack in summary.final_stacks.items():
-            self.seats[seat_no].stack = stack
+        owed = await self._settle(hand, summary, text)
         self.stats.record(hand.events, self._player_keys())
         await self.publish(
             HandFinished(
@@ -382,23 +387,14 @@ class HandLifecycle:
                 self.snapshot(),
             )
         )
+        if owed:
+            await self.publish(home_after.bounty_event(self.hand_id, owed, names))
         await self._between_hands()
 
-    async def _settle(self, hand: Hand, summary: HandSummary, text: str) -> None:
-        """Make the finished hand's result durable (a cash table: storage's settlement)."""
-        key = f"holdem:{self.table_id}:hand:{self.hand_id}:settle"
-        await move_chips(
-            "settlement",
-            lambda: self.storage.settle_hand(
-                self.table_id,
-                self.hand_id,
-                summary.final_stacks,
-                phh=text,
-                results=summary.results,
-                counts=counts_by_seat(hand_stats(hand), list(self.order)),
-                key=key,
-            ),
-        )
+    async def _settle(self, hand: Hand, summary: HandSummary, text: str) -> list[Bounty]:
+        """Make the finished hand's result durable and update the seats' stacks; returns the
+        7-2 bounties paid at showdown (a cash table: storage's settlement with its bounties)."""
+        return await home_after.settle(self, hand, summary, text)
 
     async def _between_hands(self) -> None:
         """Apply what waited for the hand's end, then schedule the next hand."""
@@ -406,6 +402,7 @@ class HandLifecycle:
         self.hand = None
         self.order = SeatOrder()
         await self.seating.after_hand(dealt, self.hand_id)
+        await self.after_hand_flow()
         if self.status is TableLifecycle.STOPPING:
             await self._close("stopped")
             return
@@ -451,7 +448,8 @@ class HandLifecycle:
         self.hand = None
         self.order = SeatOrder()
         self.status = TableLifecycle.CLOSED
-        await self.publish(HoldemTableClosed(reason, cash_outs))
+        settled = await closing_session(self.storage, self.table_id)
+        await self.publish(HoldemTableClosed(reason, cash_outs, settled))
         self._closed.set()
 
     # ------------------------------------------------------------------------ helpers
@@ -476,9 +474,11 @@ class HandLifecycle:
             self._turn_timer.cancel()
             self._turn_timer = None
         self._deadline = None
+        self.time_banks.stop(self._scheduler.now())
 
     def _cancel_timers(self) -> None:
         self._cancel_turn_timer()
+        self.run_consent.cancel()
         if self._next_hand_timer is not None:
             self._next_hand_timer.cancel()
             self._next_hand_timer = None

@@ -14,6 +14,8 @@ once; each action carries the hand id and action number it was offered at, and o
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from bot.holdem.errors import (
     AlreadySeatedError,
@@ -33,9 +35,13 @@ from bot.holdem.events import (
     TableLifecycle,
 )
 from bot.holdem.flow import EquityFunction, HandLifecycle
+from bot.holdem.home_after import rabbit_hunt, reveal
+from bot.holdem.home_runs import choose_runs
+from bot.holdem.home_settings import apply_option_changes
 from bot.holdem.order import SeatOrder, to_act
 from bot.holdem.seating import BotFactory, PendingJoin
 from bot.holdem.settings import HoldemSettings
+from bot.holdem.timebank import TimeBanks
 from bot.tables.clock import Scheduler
 from bot.tables.errors import STALE_BUTTON, StaleActionError
 from bot.tables.events import Notice
@@ -122,6 +128,7 @@ class HoldemTable(HandLifecycle):
         )
         for seat in info.seats:
             table.seating.restore(seat)
+        table.time_banks = TimeBanks(await storage.time_banks(info.table_id))
         return table
 
     async def resume(self) -> None:
@@ -244,6 +251,7 @@ class HoldemTable(HandLifecycle):
             seat.sit_out_reason = "by choice"
             await self.publish(PlayerSatOut(seat.seat_no, seat.name, user_id, "by choice"))
             await self._publish_table()
+            await self._play_for_leavers()  # away: no waiting on their turns in this hand
 
     async def back(self, user_id: int) -> None:
         """Be dealt in again from the next hand."""
@@ -302,6 +310,16 @@ class HoldemTable(HandLifecycle):
             await self._publish_table()
             return False
 
+    async def change_options(
+        self, user_id: int, changes: Mapping[str, Any], *, is_admin: bool = False
+    ) -> HoldemSettings:
+        """Change home-game options (host or admin only), from the next hand."""
+        async with self._lock:
+            self._require_open()
+            settings = await apply_option_changes(self, user_id, changes, is_admin=is_admin)
+            await self._publish_table()
+            return settings
+
     async def suspend(self, reason: str = "Felt is restarting") -> None:
         """Pause for a shutdown: void an unfinished hand (stacks back to its start), deal no more.
 
@@ -354,7 +372,25 @@ class HoldemTable(HandLifecycle):
             except EngineError as error:
                 raise InvalidActionError(_sentence(str(error))) from None
             self.seats[offer.seat_no].timeouts = 0
+            self.preactions.forget(offer.seat_no)
             await self._after_events(events, automatic=False)
+
+    # ------------------------------------------------------------------ home games
+
+    async def choose_runs(self, user_id: int, hand_id: int, count: int) -> None:
+        """A member all in answers how many times to run the board."""
+        async with self._lock:
+            await choose_runs(self, user_id, hand_id, count)
+
+    async def rabbit_hunt(self, user_id: int, hand_id: int) -> None:
+        """A member dealt into the hand just finished sees the cards that would have come."""
+        async with self._lock:
+            await rabbit_hunt(self, user_id, hand_id)
+
+    async def show_cards(self, user_id: int, hand_id: int, cards: tuple[int, ...]) -> None:
+        """A member dealt into the hand just finished shows hole cards nobody saw."""
+        async with self._lock:
+            await reveal(self, user_id, hand_id, cards)
 
 
 def _check_rebuy(amount: int, room: int, maximum: int) -> None:

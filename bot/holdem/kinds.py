@@ -20,7 +20,8 @@ class SeatStatus(Enum):
     ALL_IN = "all_in"
     """Dealt in with every chip in the pot."""
     SITTING_OUT = "sitting_out"
-    """Seated but not playing hands: dimmed."""
+    """Seated but away, not dealt in (``bot.holdem.home_flow``: away and sitting out are one
+    state): dimmed, shown "away"."""
     EMPTY = "empty"
     """No one in the chair."""
     WAITING = "waiting"

@@ -129,7 +129,7 @@ def narrate(
             case CardsShown(player=player, cards=cards, description=description):
                 seat_no = order.seat(player)
                 shown.append(ShownHand(seat_no, names[seat_no], cards, description))
-            case BoardDealt(street=street, cards=cards):
+            case BoardDealt(street=street, cards=cards, board=0):
                 notes = {}
                 board = board_until(hand.board, events, event)
                 if shown:  # hands tabled before a board card: an all-in run-out
@@ -151,7 +151,7 @@ def board_until(
     for event in events:
         if event is until:
             seen = True
-        elif seen and isinstance(event, BoardDealt):
+        elif seen and isinstance(event, BoardDealt) and event.board == until.board:
             later += len(event.cards)
     return tuple(board[: len(board) - later])
 
@@ -178,7 +178,7 @@ def summarise(hand: Hand, order: SeatOrder, names: Mapping[int, str]) -> HandSum
         winners = tuple(
             (order.seat(p), names[order.seat(p)], share) for p, share in event.shares if share
         )
-        pots.append(PotResult(event.pot, event.amount, winners, event.description))
+        pots.append(PotResult(event.pot, event.amount, winners, event.description, event.board))
         for seat_no, _, _ in winners:
             best = max(results.get(seat_no, SeatResult()).pot_won, event.amount)
             results[seat_no] = SeatResult(won=True, pot_won=best)

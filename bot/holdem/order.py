@@ -7,10 +7,11 @@ indices never reach a front.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.holdem import Action, Check, Fold, Hand, Stakes
+from engine.holdem import Action, Check, Fold, Hand, HandOptions, Stakes
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +73,19 @@ def timeout_action(hand: Hand) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The next hand's players in engine order, their stacks by seat, and its stakes."""
+    """The next hand's players in engine order, their stacks by seat, its stakes and its
+    home-game options (a tournament deals plain hands)."""
 
     order: SeatOrder
     stacks: Mapping[int, int]
     stakes: Stakes
+    options: HandOptions = field(default_factory=HandOptions)
+
+
+def next_button(button: int | None, players: list[int], rng: random.Random) -> int:
+    """The seat of the next hand's button: the next seated player after ``button`` (a random
+    one for a table's first hand)."""
+    if button is None:
+        return players[rng.randrange(len(players))]
+    later = [n for n in players if n > button]
+    return later[0] if later else players[0]

@@ -100,6 +100,11 @@ class Seat:
     def is_bot(self) -> bool:
         return self.user_id is None
 
+    @property
+    def plays_itself(self) -> bool:
+        """Leaving or away: the timeout rule plays this seat's turns at once."""
+        return self.leaving or self.sitting_out
+
     def facts(self) -> SeatFacts:
         return SeatFacts(self.seat_no, self.name, self.user_id, self.stack, self.sitting_out)
 

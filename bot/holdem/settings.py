@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from bot.holdem.errors import TableSettingsError
+from bot.holdem.home_options import check_options, home_game
 from bot.tables.limits import (
     DEFAULT_BUY_IN_BIG_BLINDS,
     HOLDEM_MAX_SEATS,
@@ -14,6 +15,7 @@ from bot.tables.limits import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
+from engine.holdem.options import HomeGameOptions
 
 __all__ = [
     "MAX_BLIND",
@@ -47,6 +49,28 @@ class HoldemSettings:
     max_sit_out_hands: int = 10
     between_hands_seconds: float = 4.0
     """The pause after a hand's result before the next hand is dealt."""
+    # Home-game options: each field is a row of ``bot.holdem.home_options.OPTIONS``, which
+    # checks, parses and describes them; they apply from the next hand dealt.
+    straddle: str = "off"
+    """``off``, ``utg`` or ``button`` (``engine.holdem.StraddleKind``): posted every hand."""
+    max_straddles: int = 1
+    run_it_max: int = 1
+    bomb_pot_every: int = 0
+    bomb_pot_ante: int = 0
+    double_board: bool = False
+    seven_deuce_bounty: int = 0
+    rabbit_hunt: bool = False
+    # Home-game flow (bot.holdem.timebank, bot.holdem.away, bot.holdem.rail): rows of OPTIONS too.
+    time_bank: int = 0
+    """Seconds each member may take beyond their turn timer, over the session (0: none)."""
+    time_bank_refill: int = 0
+    """Seconds added to every seated member's bank (up to ``time_bank``) each refill."""
+    time_bank_every: int = 10
+    """A refill every this many hands."""
+    away_after: int = 2
+    """Turns in a row a member lets time out before they are put away (sit out)."""
+    rail_delay: int = 0
+    """Hands a watcher's DM of the hole cards lags the game by (0: the rail is off)."""
 
     @property
     def default_buy_in(self) -> int:
@@ -81,7 +105,13 @@ class HoldemSettings:
             raise TableSettingsError("Bot and between-hand delays must be 0 to 30/60 seconds.")
         if self.max_sit_out_hands < 1:
             raise TableSettingsError("Players must be allowed to sit out at least one hand.")
+        check_options(self)
         return self
+
+    @property
+    def home_game(self) -> HomeGameOptions:
+        """The engine's home-game options of these settings."""
+        return home_game(self)
 
     def with_changes(self, **changes: Any) -> HoldemSettings:
         """A validated copy with some fields replaced (``None`` values are ignored)."""

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.holdem.events import Offer, SeatSnapshot, TableLifecycle, TableSnapshot
+from bot.holdem.home_options import option_summary
 from bot.holdem.kinds import SeatStatus, Stage
 from bot.holdem.narrate import ended_by_folds, winnings
 from bot.holdem.order import SeatOrder, to_act
@@ -46,6 +47,8 @@ class TableState:
     last_actions: Mapping[int, str] = field(default_factory=dict)
     next_hand_at: float | None = None
     """When the next hand is due, while the table pauses between hands."""
+    time_bank: bool = False
+    rail: tuple[str, ...] = ()
 
 
 def stage_of(hand: Hand | None, next_hand_at: float | None) -> Stage:
@@ -85,6 +88,10 @@ def table_snapshot(
         action_count=hand.action_count if hand is not None else 0,
         seats=_seats(state, hand, order, to_act_seat),
         next_hand_at=state.next_hand_at if hand is None else None,
+        options=option_summary(settings),
+        time_bank=state.time_bank,
+        rail=state.rail,
+        run_boards=tuple(hand.boards) if hand is not None and len(hand.boards) > 1 else (),
     )
 
 

@@ -46,4 +46,5 @@ def table_view(snapshot: TableSnapshot) -> HoldemTableView:
         pots=snapshot.pots,
         small_blind=snapshot.small_blind,
         big_blind=snapshot.big_blind,
+        more_boards=snapshot.run_boards[1:],
     )

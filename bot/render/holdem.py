@@ -44,6 +44,8 @@ PLATE_H = 62
 SEAT_CARD_W = 54
 BOARD_CARD_W = 78
 BOARD_GAP = 10
+MORE_BOARD_CARD_W = 40
+MORE_BOARD_GAP = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +148,7 @@ def _caption(seat: HoldemSeatView, street: Stage) -> tuple[str, tuple[int, int, 
     if seat.status is SeatStatus.FOLDED:
         return "Folded", PALETTE.dim_text
     if seat.status is SeatStatus.SITTING_OUT:
-        return "Sitting out", PALETTE.dim_text
+        return "Away", PALETTE.dim_text
     if seat.status is SeatStatus.WAITING:
         return "Waiting for next hand", PALETTE.dim_text
     if street.is_over and seat.hand_description:
@@ -333,8 +335,9 @@ def _draw_middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: HoldemTab
                 draw_card(canvas, view.board[index], x, top, BOARD_CARD_W)
             else:
                 paste(canvas, card_slot(BOARD_CARD_W), x, top)
+        below = top + card_h + _draw_more_boards(canvas, view, top + card_h + 6)
         draw.text(
-            (CENTRE[0], top + card_h + 20),
+            (CENTRE[0], below + 20),
             view.street.label.upper(),
             font=font(14, bold=True),
             fill=PALETTE.felt_text,
@@ -342,6 +345,20 @@ def _draw_middle(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: HoldemTab
         )
 
     _draw_pots(canvas, draw, view, top, row)
+
+
+def _draw_more_boards(canvas: Image.Image, view: HoldemTableView, top: float) -> float:
+    """The other boards of a double board or a board run N times, smaller, in rows under the
+    first; returns the height they take."""
+    width = MORE_BOARD_CARD_W
+    card_w, card_h = card_size(width)
+    left = CENTRE[0] - (5 * card_w + 4 * MORE_BOARD_GAP) / 2
+    for row, board in enumerate(view.more_boards):
+        y = top + row * (card_h + MORE_BOARD_GAP)
+        for index, card in enumerate(board):
+            draw_card(canvas, card, left + index * (card_w + MORE_BOARD_GAP), y, width)
+    rows = len(view.more_boards)
+    return rows * (card_h + MORE_BOARD_GAP) + (6 if rows else 0)
 
 
 def _draw_pots(

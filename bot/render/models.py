@@ -130,6 +130,9 @@ class HoldemTableView:
     small_blind: int = 0
     big_blind: int = 0
     """The blinds, shown in the header when above zero."""
+    more_boards: tuple[tuple[Card, ...], ...] = ()
+    """The other boards of a double board or of a board run several times (``board`` is the
+    first), drawn smaller under it."""
 
     def __post_init__(self) -> None:
         if not HOLDEM_MIN_SEATS <= len(self.seats) <= HOLDEM_MAX_SEATS:

@@ -80,7 +80,13 @@ def _step_line(step: Step, names: list[str], story: HandStory) -> str:
         case StepKind.MUCK:
             return f"{name} mucks"
         case _:
-            return f"Board: {_cards(story.board[: _board_size(step.street)])}"
+            cards = _cards(_board_of(story, step)[: _board_size(step.street)])
+            return f"Board {step.board + 1}: {cards}" if story.boards else f"Board: {cards}"
+
+
+def _board_of(story: HandStory, step: Step) -> tuple[Card, ...]:
+    """The board a board step deals to (a double board's second, or a later run's)."""
+    return story.boards[step.board] if story.boards else story.board
 
 
 def _board_size(street: Street) -> int:
@@ -114,7 +120,7 @@ class _Table:
             self.stacks[player] += step.amount
             self.bets[player] = max(0, self.bets[player] - step.amount)
         elif kind is StepKind.BOARD:
-            self.board = self.story.board[: _board_size(step.street)]
+            self.board = _board_of(self.story, step)[: _board_size(step.street)]
             self.bets = [0] * len(self.bets)
             self.last = [""] * len(self.last)
         elif kind is StepKind.SHOW:

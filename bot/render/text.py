@@ -105,7 +105,7 @@ def _holdem_seat_line(seat: HoldemSeatView, street: Stage, style: _Style) -> str
     status = {
         SeatStatus.FOLDED: "folded",
         SeatStatus.ALL_IN: "all in",
-        SeatStatus.SITTING_OUT: "sitting out",
+        SeatStatus.SITTING_OUT: "away",
         SeatStatus.WAITING: "waiting",
     }.get(seat.status)
     if status:

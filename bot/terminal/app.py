@@ -36,6 +36,7 @@ from bot.terminal.blackjack import (
 )
 from bot.terminal.bots import DEFAULT_STRATEGY, UnknownBotError, parse_strategies
 from bot.terminal.holdem import HoldemOptions, play_holdem
+from bot.terminal.holdem_home import fast_pause, with_option_flags
 from bot.terminal.style import chips
 from storage import DatabaseProblem, Storage, StorageError
 
@@ -81,11 +82,12 @@ def holdem_command(args: argparse.Namespace) -> int:
             turn_seconds=TURN_SECONDS,
             max_sit_out_hands=base.max_sit_out_hands,
         )
-        if fast:
-            settings = replace(settings, between_hands_seconds=0.0)
         settings = settings.validated()
     except TableSettingsError as error:
         raise CliError(f"the [holdem] config cannot make a table: {error}") from None
+    settings = with_option_flags(settings, args)
+    if fast:
+        settings = replace(settings, between_hands_seconds=fast_pause(settings))
     buy_in = None
     if args.buy_in is not None:
         buy_in = _whole(args.buy_in, "--buy-in", settings.min_buy_in, settings.max_buy_in)

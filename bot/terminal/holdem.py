@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bot.holdem.host import HoldemTable
+from bot.holdem.ledger import closing_session
 from bot.holdem.settings import HoldemSettings
 from bot.tables.errors import TableError
 from bot.terminal.bots import EQUITY, bot_factory
@@ -32,7 +33,9 @@ from bot.terminal.commands import (
     ShowTable,
     parse_holdem,
 )
+from bot.terminal.holdem_home import home_command
 from bot.terminal.holdem_screen import TABLE_NAME, HoldemScreen
+from bot.terminal.ledger import print_ledger
 from bot.terminal.lines import EndOfInput, Line
 from bot.terminal.refusals import REFUSALS, refusal_text
 from bot.terminal.session import HurryingScheduler, Inbox, Interrupted
@@ -78,7 +81,11 @@ async def play_holdem(
     inbox.catch_interrupts()
     scheduler = HurryingScheduler()
     screen = HoldemScreen(
-        console, user_id=LOCAL_USER_ID, strategies=options.strategies, on_change=inbox.wake
+        console,
+        user_id=LOCAL_USER_ID,
+        strategies=options.strategies,
+        on_change=inbox.wake,
+        after_hand=settings.between_hands_seconds > 0,
     )
     table = await HoldemTable.create(
         storage=storage,
@@ -110,6 +117,9 @@ async def play_holdem(
         if not table.is_closed:  # an unexpected error: put every chip back before giving up
             await table.close("the terminal session ended")
         await scheduler.drain()
+    settled = await closing_session(storage, table.table_id)
+    if settled is not None:
+        print_ledger(console, settled)
     funds = await balance(storage, guild_id)
     console.print(Text(f"Wallet: {chips(funds)} chips", style="bold"))
     console.print(Text(EXPORT_HINT, style="dim"))
@@ -156,6 +166,12 @@ class _HoldemSession:
 
     async def handle(self, text: str) -> None:
         turn = self.screen.turn
+        try:
+            if await home_command(self.table, LOCAL_USER_ID, text):
+                return
+        except REFUSALS as error:
+            self._refuse(refusal_text(error))
+            return
         try:
             command = parse_holdem(text, turn.legal if turn is not None else None)
         except InputError as error:

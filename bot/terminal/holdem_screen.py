@@ -29,10 +29,12 @@ from bot.holdem.events import (
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.home_events import BountyCollected, CardsRevealed, RabbitHuntDealt
 from bot.holdem.view import table_view
 from bot.render.models import HoldemSeatView, SeatStatus, Stage
 from bot.tables.events import Notice
 from bot.terminal.bots import strategy_of
+from bot.terminal.holdem_home import home_line, home_prompt
 from bot.terminal.style import TO_ACT, cards_text, chips, signed
 from engine.cards import Card
 
@@ -51,8 +53,11 @@ class HoldemScreen:
         user_id: int,
         strategies: tuple[str, ...],
         on_change: Callable[[], None],
+        after_hand: bool = True,
     ) -> None:
         self.console = console
+        self.after_hand = after_hand
+        """Whether the pause between hands leaves time to rabbit hunt or show (prompted)."""
         self.user_id = user_id
         self.strategies = strategies
         self.snapshot: TableSnapshot | None = None
@@ -64,6 +69,7 @@ class HoldemScreen:
         self._cards: tuple[int, tuple[Card, ...]] | None = None
         self._prompt_due = False
         self._seat: int | None = None
+        self._home_prompt: str | None = None
         self._busted_bots: set[int] = set()
         """Bot seats that ended a hand unable to pay the big blind: the table refills them."""
 
@@ -74,6 +80,10 @@ class HoldemScreen:
             case TableChanged(snapshot=snapshot):
                 self.snapshot = snapshot
                 self._announce_refills(snapshot)
+                asked = home_prompt(snapshot, self.user_id, after_hand=self.after_hand)
+                if asked is not None and asked != self._home_prompt and not self.quiet:
+                    self.console.print(asked, style="bold yellow")
+                self._home_prompt = asked
                 if self._prompt_due:
                     self._prompt_due = False
                     self.show_turn()
@@ -135,6 +145,8 @@ class HoldemScreen:
                     self.console.print("You are dealt in again from the next hand.")
             case Notice(text=text):
                 self.console.print(text, style="dim")
+            case CardsRevealed() | RabbitHuntDealt() | BountyCollected():
+                self.console.print(home_line(event))
             case HoldemTableClosed(cash_outs=cash_outs):
                 self.turn = None
                 for _, user_id, amount in cash_outs:

@@ -28,6 +28,7 @@ from bot.holdem.order import Deal
 from bot.holdem.seating import Seat, Seating
 from engine.holdem import Hand
 from engine.tournament.structure import Level
+from storage import Bounty
 
 LEFT = "left the table: blinded away"
 NOT_HERE = "Tournament seats are drawn by the director; use /tournament for that."
@@ -124,8 +125,11 @@ class TournamentTable(HoldemTable):
             seat.leaving = seat.sitting_out  # a seat sitting out posts, then its turns play at once
         return await self.director.deal(self)
 
-    async def _settle(self, hand: Hand, summary: HandSummary, text: str) -> None:
+    async def _settle(self, hand: Hand, summary: HandSummary, text: str) -> list[Bounty]:
         await self.director.settle(self, summary.final_stacks, text)
+        for seat_no, stack in summary.final_stacks.items():
+            self.seats[seat_no].stack = stack
+        return []  # tournaments play no 7-2 bounties
 
     async def _void_hand(self, reason: str) -> dict[int, int]:
         return self.director.void(self)

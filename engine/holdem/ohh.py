@@ -10,6 +10,12 @@ raise from 2 to 6 by a player who had posted 2 has amount 4. Uncalled bets have 
 the pots are what was left after they went back. The hero's hole cards are a ``Dealt Cards``
 action; anyone else's cards appear only in ``Shows Cards``. A hand with no hero is flagged
 ``Observed``.
+
+Home games as the spec has them: a straddle is a ``Straddle`` action; a hand with several boards
+(run twice or more, or a double board) is flagged ``Run_It_Twice`` and has a round for each
+board's street, in the order they were dealt (the spec: "two round objects with different id's
+that are both Flop for run it twice hands"), its pots listing each winner's whole share; a
+bomb pot is flagged ``Bomb_Pot`` (its antes, then no preflop action).
 """
 
 from __future__ import annotations
@@ -69,7 +75,7 @@ def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> 
         "small_blind_amount": stakes.blinds_or_straddles[0],
         "big_blind_amount": stakes.blinds_or_straddles[1],
         "ante_amount": max(antes, default=0),
-        "flags": [] if hero is not None else ["Observed"],
+        "flags": _flags(story, hero),
         "players": [
             {
                 "id": ids[player.number],
@@ -88,6 +94,15 @@ def document(story: HandStory, label: HandLabel, *, hero: int | None = None) -> 
     if hero is not None:
         body["hero_player_id"] = ids[hero]
     return {"ohh": body}
+
+
+def _flags(story: HandStory, hero: int | None) -> list[str]:
+    flags = [] if hero is not None else ["Observed"]
+    if story.boards:
+        flags.append("Run_It_Twice")
+    if story.bomb_pot:
+        flags.append("Bomb_Pot")
+    return flags
 
 
 def _pots(story: HandStory, ids: list[int]) -> list[dict[str, Any]]:

@@ -8,6 +8,16 @@ to``, the streets with their boards, ``*** SHOW DOWN ***``, ``collected X from p
 pot`` and ``side pot-1``... when there are side pots) and the ``*** SUMMARY ***`` with the total
 pot, ``Rake 0``, the board and every seat's result.
 
+Home games follow PokerStars' own layouts where it has them: a straddle ``posts straddle N``; a
+board run twice (or more) deals ``*** FIRST FLOP ***``, ``*** SECOND FLOP ***``... after the
+all-in, then ``*** FIRST SHOW DOWN ***`` with the shows and collections on the first board and
+``*** SECOND SHOW DOWN ***`` on the second, and the summary says ``Hand was run twice`` with a
+``FIRST Board [...]`` line per board and each part a player won. PokerStars has no double board
+and no bomb pot: a double board is written as two boards the same way (each street's ``FIRST``
+and ``SECOND`` lines together, before its betting), and a bomb pot as its antes and no preflop
+action; its header names half the minimum bet and the minimum bet as the blinds (a bomb pot
+posts none).
+
 Choices of ours, which the README repeats: amounts are whole chips with no currency symbol
 (PokerStars' play-money layout), times are UTC, and the hand id is ``table id × 10⁹ + hand
 number`` (unique in a database and stable, since ids never change). Only the hero's hole cards
@@ -27,7 +37,8 @@ from datetime import UTC, datetime
 
 from engine.cards import Card
 from engine.errors import MalformedInputError
-from engine.holdem.story import HandStory, StepKind
+from engine.evaluate import evaluate
+from engine.holdem.story import HandStory, PotResult, Step, StepKind
 from engine.holdem.streets import Street
 
 HAND_ID_FACTOR = 1_000_000_000
@@ -117,6 +128,8 @@ def dumps(story: HandStory, label: HandLabel, *, hero: int | None = None) -> str
     names = player_names(story)
     stakes = story.stakes
     small, big = stakes.blinds_or_straddles[0], stakes.blinds_or_straddles[1]
+    if not small and not big:  # a bomb pot posts no blinds
+        small, big = max(1, stakes.min_bet // 2), stakes.min_bet
     button = story.button
     lines = [
         f"PokerStars Hand #{label.hand_id}:  Hold'em No Limit ({small}/{big}) - "
@@ -128,7 +141,10 @@ def dumps(story: HandStory, label: HandLabel, *, hero: int | None = None) -> str
             f"Seat {player.seat_no}: {names[player.number]} ({player.starting_stack} in chips)"
         )
     _actions(story, names, hero, lines)
-    _collections(story, names, lines)
+    if story.board_pots:
+        _showdowns(story, names, lines)
+    else:
+        _collections(story, names, lines)
     _summary(story, names, hero, lines)
     return "\n".join(lines) + "\n"
 
@@ -168,7 +184,9 @@ def _actions(story: HandStory, names: list[str], hero: int | None, lines: list[s
         elif kind is StepKind.RETURNED:
             lines.append(f"Uncalled bet ({step.amount}) returned to {name}")
         elif kind is StepKind.BOARD:
-            lines.append(_board_line(step.street, story.board))
+            lines.append(_board_step_line(story, step))
+        elif story.board_pots:
+            continue  # several boards: the shows go with each board's showdown (``_showdowns``)
         else:
             if not showdown and len(story.board) == 5 and step.street is Street.RIVER:
                 showdown = True
@@ -178,7 +196,7 @@ def _actions(story: HandStory, names: list[str], hero: int | None, lines: list[s
         lines.append("*** HOLE CARDS ***")
         if hero is not None and story.players[hero].hole is not None:
             lines.append(f"Dealt to {names[hero]} [{_cards(story.players[hero].hole or ())}]")
-    if not showdown and sum(1 for p in story.players if p.shown) > 0:
+    if not showdown and not story.board_pots and sum(1 for p in story.players if p.shown) > 0:
         lines.append("*** SHOW DOWN ***")
 
 
@@ -188,6 +206,61 @@ def _board_line(street: Street, board: tuple[Card, ...]) -> str:
         return f"*** {title} *** [{_cards(board[:3])}]"
     seen = 3 if street is Street.TURN else 4
     return f"*** {title} *** [{_cards(board[:seen])}] [{_cards(board[seen : seen + 1])}]"
+
+
+ORDINALS = ("FIRST", "SECOND", "THIRD", "FOURTH")
+_TIMES = {2: "twice", 3: "three times", 4: "four times"}
+
+
+def _board_step_line(story: HandStory, step: Step) -> str:
+    """A street's line; with several boards, named for its board (``*** SECOND TURN ***``)."""
+    if not story.boards:
+        return _board_line(step.street, story.board)
+    board = story.boards[step.board]
+    runs_from = 5 - sum(
+        len(s.cards) for s in story.steps if s.kind is StepKind.BOARD and s.board == 1
+    )
+    shared = story.runs > 1 and step.board == 0 and len(_board_until(story, step)) <= runs_from
+    line = _board_line(step.street, board)
+    if shared:
+        return line  # dealt before the all-in: every run shares it
+    return line.replace("*** ", f"*** {ORDINALS[step.board]} ", 1)
+
+
+def _board_until(story: HandStory, step: Step) -> tuple[Card, ...]:
+    """Board 0 as it stood once ``step`` was dealt."""
+    seen: list[Card] = []
+    for earlier in story.steps:
+        if earlier.kind is StepKind.BOARD and earlier.board == 0:
+            seen.extend(earlier.cards)
+        if earlier is step:
+            break
+    return tuple(seen)
+
+
+def _showdowns(story: HandStory, names: list[str], lines: list[str]) -> None:
+    """With several boards: a showdown per board, its shows and what each part paid."""
+    reveals = [s for s in story.steps if s.kind in (StepKind.SHOW, StepKind.MUCK)]
+    for board, cards in enumerate(story.boards):
+        lines.append(f"*** {ORDINALS[board]} SHOW DOWN ***")
+        for step in reveals:
+            hole = story.players[step.player].hole
+            if step.kind is StepKind.MUCK or hole is None:
+                lines.append(f"{names[step.player]}: mucks hand")
+                continue
+            description = evaluate((*hole, *cards)).description
+            lines.append(f"{names[step.player]}: shows [{_cards(hole)}] ({description})")
+        parts = [pot for pot in story.board_pots if pot.board == board]
+        count = len(story.pots)
+        for pot in reversed(parts):
+            for player, share in pot.shares:
+                if share:
+                    where = _pot_name(pot.number, count)
+                    lines.append(f"{names[player]} collected {share} from {where}")
+
+
+def _board_parts(story: HandStory, player: int) -> list[PotResult]:
+    return [pot for pot in story.board_pots if any(p == player and s for p, s in pot.shares)]
 
 
 def _reveal_line(story: HandStory, names: list[str], player: int, shown: bool) -> str:
@@ -223,7 +296,11 @@ def _summary(story: HandStory, names: list[str], hero: int | None, lines: list[s
         lines.append(f"Total pot {total} {' '.join(parts)} | Rake 0")
     else:
         lines.append(f"Total pot {total} | Rake 0")
-    if story.board:
+    if story.boards:
+        lines.append(f"Hand was run {_TIMES[len(story.boards)]}")
+        for board, cards in enumerate(story.boards):
+            lines.append(f"{ORDINALS[board]} Board [{_cards(cards)}]")
+    elif story.board:
         lines.append(f"Board [{_cards(story.board)}]")
     invested = _voluntary(story)
     for player in sorted(story.players, key=lambda p: p.seat_no):
@@ -262,6 +339,16 @@ def _result(story: HandStory, index: int, hero: int | None, invested: set[int]) 
         if player.folded_on is Street.PREFLOP and index not in invested:
             text += " (didn't bet)"
         return text
+    if player.shown and player.hole is not None and story.board_pots:
+        parts = _board_parts(story, index)
+        if not parts:
+            return f"showed [{_cards(player.hole)}] and lost"
+        wins = [
+            f"won ({dict(pot.shares)[index]}) with {pot.description}" if pot.description else
+            f"won ({dict(pot.shares)[index]})"
+            for pot in parts
+        ]  # fmt: skip
+        return f"showed [{_cards(player.hole)}] and " + ", and ".join(wins)
     if player.shown and player.hole is not None:
         cards = _cards(player.hole)
         description = player.value.description if player.value is not None else ""

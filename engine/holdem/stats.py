@@ -41,9 +41,15 @@ Every statistic is a count (or a ratio of two counts) over the hands a player wa
 - **bb/100** (big blinds won per 100 hands): ``net_bb_hundredths / hands``, where each hand adds
   its net in hundredths of that hand's big blind (``100 * net / big blind``, rounded half away
   from zero to a whole number), so tables of different stakes add up. The big blind is the
-  hand's minimum bet.
+  big blind's post (never a straddle: trackers measure a straddled hand in the table's big
+  blind); in a bomb pot, which posts no blinds, the hand's minimum bet.
 - **Biggest pot won**: the largest pot (main or side, its whole amount) in which the player won a
-  share, over all hands.
+  share, over all hands. A pot split between the runs of a board run twice, or between a double
+  board's boards, counts whole.
+- **Home games**: a straddle is a forced bet like the blinds, never voluntary (a straddler who
+  checks his option has no VPIP, and raising over a straddle is an open-raise); a bomb pot has no
+  preflop, so it gives nobody a VPIP, PFR or 3-bet chance, everyone in it saw the flop, and it
+  has no c-bet (no preflop aggressor).
 - **Raises in a hand**: a player's own bets and raises on all streets; ``max_raises_in_a_hand``
   is the most of them in any one hand. ``preflop_raises`` of a hand counts every player's preflop
   bets and raises together (an open-raise counts one; the big blind's post does not).
@@ -63,6 +69,7 @@ from engine.holdem.actions import ActionKind
 from engine.holdem.events import BoardDealt, Event, HandEnded, PlayerActed, PotAwarded
 from engine.holdem.hand import Hand
 from engine.holdem.phh import HandHistory, replay
+from engine.holdem.stakes import Stakes
 from engine.holdem.streets import Street
 from engine.ratios import Ratio
 
@@ -258,6 +265,8 @@ class HandTally:
         }
         self._won = [0] * players
         self._biggest_pot = [0] * players
+        self._pot_amounts: dict[int, int] = {}
+        self._pots_won: list[set[int]] = [set() for _ in range(players)]
         self._net: tuple[int, ...] | None = None
 
     def add(self, event: Event) -> None:
@@ -269,11 +278,17 @@ class HandTally:
                 self.street = street
             case PlayerActed(player=p, kind=kind):
                 self._acted(p, kind)
-            case PotAwarded(amount=amount, shares=shares):
+            case PotAwarded(pot=pot, amount=amount, shares=shares):
+                # Several boards or runs award each pot in parts: the pot is all its parts.
+                whole = self._pot_amounts.get(pot, 0) + amount
+                self._pot_amounts[pot] = whole
                 for p, share in shares:
                     if share > 0:
                         self._won[p] = 1
-                        self._biggest_pot[p] = max(self._biggest_pot[p], amount)
+                        self._pots_won[p].add(pot)
+                for p in range(self.players):
+                    if pot in self._pots_won[p]:
+                        self._biggest_pot[p] = max(self._biggest_pot[p], whole)
             case HandEnded(net=net):
                 self._net = net
             case _:
@@ -373,8 +388,16 @@ def hand_counts(
 
 
 def hand_stats(hand: Hand) -> list[StyleCounts]:
-    """Each player's counts from a finished hand, bb/100 in its big blind (the minimum bet)."""
-    return hand_counts(hand.events, hand.player_count, hand.stakes.min_bet)
+    """Each player's counts from a finished hand, bb/100 in its big blind (``big_blind_of``)."""
+    return hand_counts(hand.events, hand.player_count, big_blind_of(hand.stakes))
+
+
+def big_blind_of(stakes: Stakes) -> int:
+    """The big blind bb/100 counts in: the big blind's post, never a straddle; the minimum bet
+    when no blind is posted (a bomb pot)."""
+    blinds = stakes.blinds_or_straddles
+    big = blinds[1] if len(blinds) > 1 else 0
+    return big if big > 0 else stakes.min_bet
 
 
 def counts_from_phh(history: HandHistory) -> list[StyleCounts]:

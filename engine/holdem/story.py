@@ -79,6 +79,8 @@ class Step(NamedTuple):
     all_in: bool = False
     cards: tuple[Card, ...] = ()
     pot: int = 0
+    board: int = 0
+    """For a ``BOARD`` step: the board (double board) or run (run it N times) it deals to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,8 @@ class PotResult:
     shares: tuple[tuple[int, int], ...]
     description: str
     """The winning hand, or "" when the pot was won without a showdown."""
+    board: int = 0
+    """In ``HandStory.board_pots``: the board or run this part of the pot was won on."""
 
 
 class StoryPlayer(NamedTuple):
@@ -127,6 +131,15 @@ class HandStory:
     hand_number: int | None
     table: str | None
     seat_count: int
+    boards: tuple[tuple[Card, ...], ...] = ()
+    """Every board when there are several (a double board, or a board run N times), board 0
+    (``board``) first; empty for one board."""
+    board_pots: tuple[PotResult, ...] = ()
+    """With several boards, each pot's part won on each board (``pots`` add them up)."""
+    runs: int = 1
+    """How many times the board was run (1: once, or a double board)."""
+    bomb_pot: bool = False
+    """A bomb pot: antes from everyone and no preflop betting."""
 
     @property
     def button(self) -> StoryPlayer:
@@ -212,6 +225,13 @@ class _Walk:
         self.max_bet = 0
         self.open = True  # the betting round whose bets are not collected yet
         self.pot = 0  # every chip in the middle
+        self.runs = history.runout_count
+        self.double = history.extra.get("_board_count", 1) > 1
+        self.boards: list[list[Card]] = [self.board]
+        """Every board: a double board's second, or each run after the first."""
+        self.run_base = -1  # the cards every run shares, once the runs began
+        self.bomb_pot = bool(history.extra.get("_bomb_pot", False))
+        self.second_next = False  # a double board's next line deals board 1
 
     def add(
         self,
@@ -222,11 +242,14 @@ class _Walk:
         raised_by: int = 0,
         all_in: bool = False,
         cards: tuple[Card, ...] = (),
+        board: int = 0,
     ) -> None:
         """Record a step; chips it moved in (or, returned, out) change the pot."""
         self.pot += -amount if kind is StepKind.RETURNED else amount
         self.steps.append(
-            Step(kind, self.street, player, amount, bet_to, raised_by, all_in, cards, self.pot)
+            Step(
+                kind, self.street, player, amount, bet_to, raised_by, all_in, cards, self.pot, board
+            )
         )
 
     def post_forced_bets(self) -> None:
@@ -278,11 +301,36 @@ class _Walk:
         self.max_bet = 0
 
     def deal_board(self, cards: tuple[Card, ...]) -> None:
+        if self.double and self.second_next:
+            # A double board: the same street again, for board 1, without new betting.
+            self.second_next = False
+            if len(self.boards) == 1:
+                self.boards.append([])
+            self.boards[1].extend(cards)
+            self.add(StepKind.BOARD, cards=cards, board=1)
+            return
+        if self.runs > 1 and any(self.shown):
+            self._deal_run(cards)
+            return
         self.close_betting()
         self.street = Street(min(self.street + 1, Street.RIVER))
         self.board.extend(cards)
         self.open = True
+        self.second_next = self.double
         self.add(StepKind.BOARD, cards=cards)
+
+    def _deal_run(self, cards: tuple[Card, ...]) -> None:
+        """A board run N times: each run deals the streets left after the shared cards, run
+        after run (the shows came first, as ``Hand._deal_runs`` writes them)."""
+        self.close_betting()
+        if self.run_base < 0:
+            self.run_base = len(self.board)
+        if len(self.boards[-1]) == 5:
+            self.boards.append(list(self.board[: self.run_base]))
+        board = self.boards[-1]
+        board.extend(cards)
+        self.street = {3: Street.FLOP, 4: Street.TURN}.get(len(board), Street.RIVER)
+        self.add(StepKind.BOARD, cards=cards, board=len(self.boards) - 1)
 
     def act(self, player: int, verb: str, amount: int) -> None:
         stacks, bets = self.stacks, self.bets
@@ -292,6 +340,8 @@ class _Walk:
             self.add(StepKind.FOLD, player, bet_to=bets[player])
         elif verb == "cc":
             paid = min(stacks[player], self.max_bet - bets[player])
+            if self.bomb_pot and self.street is Street.PREFLOP:
+                return  # PHH checks a bomb pot's preflop round through; nobody decided it
             stacks[player] -= paid
             bets[player] += paid
             kind = StepKind.CALL if paid else StepKind.CHECK
@@ -355,13 +405,9 @@ def tell(history: HandHistory) -> HandStory:
 
 
 def _finish(history: HandHistory, walk: _Walk) -> HandStory:
-    values: dict[int, HandValue] = {}
-    if len(walk.board) == 5:
-        for i in range(walk.n):
-            hole = walk.holes[i]
-            if walk.shown[i] and hole is not None:
-                values[i] = evaluate((*hole, *walk.board))
-    pots = _award(walk, values)
+    board_values = [_values(walk, board) for board in walk.boards]
+    values = board_values[0]
+    pots, parts = _award(walk, board_values)
     extra = history.extra
     names = extra.get("players")
     seats = extra.get("seats")
@@ -394,44 +440,77 @@ def _finish(history: HandHistory, walk: _Walk) -> HandStory:
         hand_number=hand if isinstance(hand, int) else None,
         table=table if isinstance(table, str) else None,
         seat_count=max(seat_count if isinstance(seat_count, int) else 0, highest_seat),
+        boards=tuple(tuple(board) for board in walk.boards) if len(walk.boards) > 1 else (),
+        board_pots=tuple(parts) if len(walk.boards) > 1 else (),
+        runs=walk.runs if walk.run_base >= 0 else 1,
+        bomb_pot=bool(extra.get("_bomb_pot", False)),
     )
 
 
-def _award(walk: _Walk, values: dict[int, HandValue]) -> list[PotResult]:
-    """Award the pots as ``Hand._award`` does, paying the players' stacks."""
+def _values(walk: _Walk, board: list[Card]) -> dict[int, HandValue]:
+    """The made hands of the players who showed, on a complete ``board``."""
+    values: dict[int, HandValue] = {}
+    if len(board) == 5:
+        for i in range(walk.n):
+            hole = walk.holes[i]
+            if walk.shown[i] and hole is not None:
+                values[i] = evaluate((*hole, *board))
+    return values
+
+
+def _award(
+    walk: _Walk, board_values: list[dict[int, HandValue]]
+) -> tuple[list[PotResult], list[PotResult]]:
+    """Award the pots as ``Hand._award`` does, paying the players' stacks: the whole pots, and
+    with several boards each pot's part on each board (split evenly, odd chips to board 0)."""
     live = walk.live
     live_count = sum(live)
     pots = build_pots(walk.contributed, live, walk.dead)
     if live_count > 1:
-        dead = [i for i in range(walk.n) if live[i] and not _could_win(i, pots, values)]
+        dead = [i for i in range(walk.n) if live[i] and not _could_win(i, pots, board_values)]
         for player in dead:
             live[player] = False
         if dead:
             pots = build_pots(walk.contributed, live, walk.dead)
-    results = []
+    boards = len(board_values) if live_count > 1 else 1
+    results, parts = [], []
     for number, pot in enumerate(pots):
-        if live_count == 1:
-            winners: Sequence[int] = pot.eligible
-            value = values.get(winners[0])
-            description = value.description if value is not None else ""
-        else:
-            best = max(values[i] for i in pot.eligible)
-            winners = [i for i in pot.eligible if values[i] == best]
-            description = best.description
-        shares = split(pot.amount, winners)
-        for player, share in shares:
-            walk.stacks[player] += share
-        results.append(PotResult(number, pot.amount, pot.eligible, tuple(shares), description))
-    return results
+        part, odd = divmod(pot.amount, boards)
+        won: dict[int, int] = {}
+        descriptions = []
+        for board, values in enumerate(board_values[:boards]):
+            amount = part + odd if board == 0 else part
+            if not amount:
+                continue
+            if live_count == 1:
+                winners: Sequence[int] = pot.eligible
+                value = values.get(winners[0])
+                description = value.description if value is not None else ""
+            else:
+                best = max(values[i] for i in pot.eligible)
+                winners = [i for i in pot.eligible if values[i] == best]
+                description = best.description
+            descriptions.append(description)
+            shares = split(amount, winners)
+            for player, share in shares:
+                walk.stacks[player] += share
+                won[player] = won.get(player, 0) + share
+            parts.append(PotResult(number, amount, pot.eligible, tuple(shares), description, board))
+        shares_total = tuple(won.items())
+        results.append(PotResult(number, pot.amount, pot.eligible, shares_total, descriptions[0]))
+    return results, parts if boards > 1 else []
 
 
-def _could_win(player: int, pots: Sequence[Pot], values: dict[int, HandValue]) -> bool:
-    value = values[player]
-    for pot in pots:
-        if player in pot.eligible:
-            shown = [values[i] for i in pot.eligible if i in values]
-            if not shown or value >= max(shown):
-                return True
+def _could_win(player: int, pots: Sequence[Pot], board_values: list[dict[int, HandValue]]) -> bool:
+    """Whether ``player`` ties or beats every shown hand in some pot they can win, on some
+    board (``Hand._could_win``)."""
+    for values in board_values:
+        value = values[player]
+        for pot in pots:
+            if player in pot.eligible:
+                shown = [values[i] for i in pot.eligible if i in values]
+                if not shown or value >= max(shown):
+                    return True
     return False
 
 

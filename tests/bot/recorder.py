@@ -7,6 +7,7 @@ from typing import Generic, TypeVar
 from bot.blackjack.events import TableEvent as BlackjackEvent
 from bot.holdem.events import HoleCards
 from bot.holdem.events import TableEvent as HoldemEvent
+from bot.holdem.rail import RailCards
 
 E = TypeVar("E")
 """The kind of event a recorder keeps (Hold'em's or Blackjack's)."""
@@ -26,7 +27,7 @@ class Recorder(Generic[E]):
         return [event for event in self.events if isinstance(event, kind)]
 
     def public(self) -> list[E]:
-        return [event for event in self.events if not isinstance(event, HoleCards)]
+        return [event for event in self.events if not isinstance(event, (HoleCards, RailCards))]
 
 
 HoldemRecorder = Recorder[HoldemEvent]

@@ -149,7 +149,7 @@ async def test_holdem_join_cards_table_and_leave(
 
     # /holdem table posts the table again at the bottom; the old message loses its buttons.
     await fake.slash(bob, world.channel, "holdem sitout")  # a post after the table message
-    await fake.wait_for_message(world.channel, lambda m: "Bob is sitting out" in m.text)
+    await fake.wait_for_message(world.channel, lambda m: "Bob is away" in m.text)
     reposted = await slash(fake, bob, world, "holdem table")
     assert reposted.ephemeral
     await fake.wait_until(lambda: h.table_message() is not message, what="a new table message")

@@ -127,7 +127,9 @@ async def test_only_the_member_to_act_can_act_and_only_players_see_their_cards(
     own = await h.fake.click(alice, message, label="My cards")
     await own.wait_answered()
     assert own.reply.ephemeral and own.reply.filenames == ["my-cards.png"]
-    assert own.reply.content == f"Hand #1: your cards are **{dm_cards(session.fake, alice, 1)}**"
+    cards_line, panel_line = own.reply.content.split("\n")
+    assert cards_line == f"Hand #1: your cards are **{dm_cards(session.fake, alice, 1)}**"
+    assert panel_line.startswith("Pre-action: none")  # her private panel comes with her cards
     assert check_privacy(session.fake, h).problems == []
 
 

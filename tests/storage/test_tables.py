@@ -404,14 +404,16 @@ async def test_session_ledger_is_pokernow_style(storage: Storage) -> None:
     await storage.settle_hand(table, 1, {0: 750, 1: 250}, phh=PHH, key="s1")
     await storage.cash_out(table, 0, key="c")
 
-    lines = await storage.table_sessions(table)
+    lines = (await storage.table_session(table)).lines
     out = io.StringIO()
     written = await storage.export_sessions_csv(out, table)
 
-    assert [(x.player_name, x.player_id, x.buy_in, x.buy_out, x.stack, x.net) for x in lines] == [
-        ("alice", str(ALICE), 500, 750, 0, 250),
-        (str(BOB), str(BOB), 500, 0, 250, -250),
-        ("Ada", "bot:Ada", 300, 0, 300, 0),
+    assert [
+        (x.player_name, x.player_id, x.buy_in, x.rebuys, x.buy_out, x.stack, x.net) for x in lines
+    ] == [
+        ("alice", str(ALICE), 500, 0, 750, 0, 250),
+        (str(BOB), str(BOB), 500, 100, 0, 250, -250),
+        ("Ada", "bot:Ada", 300, 0, 0, 300, 0),
     ]
     assert lines[0].session_end is not None
     assert lines[1].session_end is None
@@ -431,7 +433,7 @@ async def test_session_ledger_is_pokernow_style(storage: Storage) -> None:
     assert rows[1][4:] == ["500", "750", "0", "250"]
     assert sum(int(row[7]) for row in rows[1:]) == 0
     with pytest.raises(UnknownTable):
-        await storage.table_sessions(table + 1)
+        await storage.table_session(table + 1)
 
 
 async def test_table_chips_stay_in_the_check(storage: Storage) -> None:

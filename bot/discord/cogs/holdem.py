@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -24,18 +23,30 @@ from bot.discord.chips import checked_amount
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, holdem_defaults
-from bot.discord.holdem import formatting, ids
+from bot.discord.holdem import ids
 from bot.discord.holdem.cards import send_hole_cards
 from bot.discord.holdem.components import (
     DYNAMIC_ITEMS,
     HANDLERS,
+    action_of,
     raise_modal,
-    submitted_value,
+    raise_submission,
 )
 from bot.discord.holdem.history import send_history
 from bot.discord.holdem.ids import ActionRef, Move
-from bot.discord.holdem.options import buy_in_for, raise_amount, start_settings, table_settings
+from bot.discord.holdem.ledger import send_ledger
+from bot.discord.holdem.opening import open_and_sit
+from bot.discord.holdem.options import (
+    buy_in_for,
+    options_view,
+    raise_amount,
+    start_settings,
+    table_settings,
+    with_home_options,
+)
+from bot.discord.holdem.preactions import PreActionButton, answer_pre_action
 from bot.discord.holdem.presenter import POST_LINGER_SECONDS, EventTap, TablePresenter
+from bot.discord.holdem.rail import set_consent, toggle_watch
 from bot.discord.holdem.replayer import (
     DEFAULT_HANDS,
     MAX_HANDS,
@@ -47,6 +58,7 @@ from bot.discord.pacing import Pacer
 from bot.discord.permissions import (
     guild_member,
     is_admin,
+    refuse_bot_account,
     require_game_channel,
     require_table_permissions,
 )
@@ -58,10 +70,10 @@ from bot.discord.tree import route_errors
 from bot.holdem.bots import TABLE_BOTS as DEFAULT_BOTS
 from bot.holdem.bots import TABLE_EQUITY as DEFAULT_EQUITY
 from bot.holdem.hand_files import HandFormat
+from bot.holdem.home_options import OPTIONS_TEXT_LIMIT, parse_changes
 from bot.holdem.host import EquityFunction, HoldemTable
 from bot.holdem.manager import HoldemTables
 from bot.holdem.seating import BotFactory
-from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tables.limits import (
     HOLDEM_MAX_BOTS,
@@ -70,14 +82,13 @@ from bot.tables.limits import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
 )
-from engine.holdem import Action, Call, Check, Fold, RaiseTo
+from engine.holdem import RaiseTo
 from storage import MAX_CHIPS, Storage
 
 _log = logging.getLogger("felt.discord.holdem")
 
 VOIDED_BY_RECOVERY = "Felt stopped during this hand"
 """At shutdown, how long the tables' last messages may take to go out."""
-RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
 
 Chips = app_commands.Range[int, 1, MAX_CHIPS]
 
@@ -87,7 +98,7 @@ class Holdem(TableCog[TablePresenter]):
 
     game = "Hold'em"
     handlers = HANDLERS
-    buttons = (*DYNAMIC_ITEMS, ReplayButton)
+    buttons = (*DYNAMIC_ITEMS, ReplayButton, PreActionButton)
     render_threads = "felt-render"
 
     holdem = app_commands.Group(
@@ -194,37 +205,51 @@ class Holdem(TableCog[TablePresenter]):
             # restart too), so discord.py's modal store must not handle it a second time.
             modal.stop()
             return
-        action: Action
-        match move:
-            case Move.FOLD:
-                action = Fold()
-            case Move.CHECK:
-                action = Check()
-            case Move.CALL:
-                action = Call()
-            case _:
-                if amount is None:
-                    raise Refusal("That button is broken; use Raise… instead.")
-                action = RaiseTo(amount)
+        action = action_of(move, amount)
         await interaction.response.defer()
         await table.act(interaction.user.id, ref.hand_id, ref.action_count, action)
 
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         await self._hole_cards_reply(interaction, self._table_of_button(interaction, table_id))
 
+    async def on_pre_action(
+        self, interaction: discord.Interaction[Any], table_id: int, choice: str
+    ) -> None:
+        await answer_pre_action(interaction, self._table_of_button(interaction, table_id), choice)
+
+    # ----- home-game buttons (homeopts) ---------------------------------------------------------
+
+    async def on_runs(
+        self, interaction: discord.Interaction[Any], table_id: int, hand_id: int, count: int
+    ) -> None:
+        table = self._table_of_button(interaction, table_id)
+        await interaction.response.defer()
+        await table.choose_runs(interaction.user.id, hand_id, count)
+
+    async def on_after_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        hand_id: int,
+        what: ids.AfterHand,
+    ) -> None:
+        table = self._table_of_button(interaction, table_id)
+        await interaction.response.defer()
+        if what is ids.AfterHand.RABBIT_HUNT:
+            await table.rabbit_hunt(interaction.user.id, hand_id)
+        else:
+            await table.show_cards(interaction.user.id, hand_id, what.cards)
+
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
+        submitted = raise_submission(interaction)
+        if submitted is None:
             return
-        data: Mapping[str, Any] = interaction.data or {}
-        match = RAISE_MODAL.fullmatch(str(data.get("custom_id", "")))
-        if match is None:
-            return
-        ref = ActionRef(int(match["table"]), int(match["hand"]), int(match["count"]))
+        ref, typed = submitted
         async with route_errors(interaction, "holdem raise modal"):
             table = self._table_of_button(interaction, ref.table_id)
             offer = table.check_offer(interaction.user.id, ref.hand_id, ref.action_count)
-            amount = raise_amount(submitted_value(data, ids.AMOUNT_INPUT), offer)
+            amount = raise_amount(typed, offer)
             await interaction.response.defer()
             await table.act(interaction.user.id, ref.hand_id, ref.action_count, RaiseTo(amount))
 
@@ -238,6 +263,7 @@ class Holdem(TableCog[TablePresenter]):
         seats=f"Seats at the table, {HOLDEM_MIN_SEATS} to {HOLDEM_MAX_SEATS}",
         bots="Most bot players seated at once, 0 for none (default: fill every empty chair)",
         turn_seconds=f"Seconds each player has to act, {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}",
+        options="Home-game options as name=value, e.g. straddle=utg run_it_max=2",
     )
     async def start(
         self,
@@ -248,9 +274,10 @@ class Holdem(TableCog[TablePresenter]):
         seats: app_commands.Range[int, HOLDEM_MIN_SEATS, HOLDEM_MAX_SEATS] | None = None,
         bots: app_commands.Range[int, 0, HOLDEM_MAX_BOTS] | None = None,
         turn_seconds: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] | None = None,
+        options: app_commands.Range[str, 1, OPTIONS_TEXT_LIMIT] | None = None,
     ) -> None:
         member = guild_member(interaction)
-        _refuse_bot_accounts(member)
+        refuse_bot_account(member)
         await require_game_channel(interaction)
         require_table_permissions(interaction)
         manager = self._manager()
@@ -272,10 +299,14 @@ class Holdem(TableCog[TablePresenter]):
             turn_seconds=turn_seconds,
             bots_allowed=await bots_allowed(self.storage, guild_id, config),
         )
+        settings = with_home_options(settings, options)
         amount = buy_in_for(settings, buy_in)
         self._opening.add(channel_id)
         try:
-            await self._open_and_sit(interaction, member, settings, amount)
+            manager, presenters = self._manager(), self.presenters
+            await open_and_sit(
+                interaction, member, settings, amount, self.storage, manager, presenters
+            )
         finally:
             self._opening.discard(channel_id)
         await interaction.followup.send(
@@ -284,45 +315,13 @@ class Holdem(TableCog[TablePresenter]):
             ephemeral=True,
         )
 
-    async def _open_and_sit(
-        self,
-        interaction: discord.Interaction[FeltBot],
-        member: discord.Member,
-        settings: HoldemSettings,
-        amount: int,
-    ) -> None:
-        """Open the channel's table and seat its opener (closing it if they cannot sit)."""
-        await acknowledge(interaction, ephemeral=True, thinking=True)
-        account = await self.storage.ensure_account(member.guild.id, member.id)
-        if account.balance < amount:
-            raise Refusal(f"You have {account.balance:,} chips: a buy-in of {amount:,} needs more.")
-        assert interaction.channel_id is not None
-        table = await self._manager().open(
-            guild_id=member.guild.id,
-            channel_id=interaction.channel_id,
-            host_user_id=member.id,
-            name=f"{member.display_name}'s table",
-            settings=settings,
-            key=f"holdem:open:{interaction.id}",
-        )
-        self.presenters[interaction.channel_id].announce(
-            formatting.opened_line(member.display_name, settings)
-        )
-        try:
-            await table.join(
-                member.id, member.display_name, amount, key=f"holdem:join:{interaction.id}"
-            )
-        except Exception:
-            await table.close("the player who opened it could not sit down")
-            raise
-
     @holdem.command(name="join", description="Sit down at this channel's table.")
     @app_commands.describe(buy_in="Chips to bring (default: 100 big blinds within the limits)")
     async def join(
         self, interaction: discord.Interaction[FeltBot], buy_in: Chips | None = None
     ) -> None:
         member = guild_member(interaction)
-        _refuse_bot_accounts(member)
+        refuse_bot_account(member)
         await require_game_channel(interaction)
         table = self._table_here(interaction)
         amount = buy_in_for(table.settings, buy_in)
@@ -405,6 +404,27 @@ class Holdem(TableCog[TablePresenter]):
         presenter.repost()
         await interaction.response.send_message("The table is posted again below.", ephemeral=True)
 
+    # ----- home-game options (homeopts) -----------------------------------------------------------
+
+    @holdem.command(name="options", description="See the table's options, or change them (host).")
+    @app_commands.describe(change="Changes as name=value, e.g. straddle=utg bomb_pot_every=10")
+    async def options(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        change: app_commands.Range[str, 1, OPTIONS_TEXT_LIMIT] | None = None,
+    ) -> None:
+        member = guild_member(interaction)
+        table = self._table_here(interaction)
+        can_change = member.id == table.host_user_id or await is_admin(interaction)
+        if change is None:
+            text = options_view(table.settings, can_change=can_change)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        changes = parse_changes(change)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        after = await table.change_options(member.id, changes, is_admin=can_change)
+        await interaction.followup.send(options_view(after, can_change=True), ephemeral=True)
+
     @holdem.command(name="history", description="Download a finished hand as a PHH file.")
     @app_commands.describe(hand="The hand number at this channel's table (default: the last one)")
     async def history(
@@ -447,6 +467,20 @@ class Holdem(TableCog[TablePresenter]):
         await acknowledge(interaction, ephemeral=True, thinking=True)
         await send_hands(interaction, self.storage, count, HandFormat(file_format))
 
+    @holdem.command(name="ledger", description="The table session's ledger and who pays whom.")
+    async def ledger(self, interaction: discord.Interaction[FeltBot]) -> None:
+        await send_ledger(interaction, self.storage, self._manager())
+
+    @holdem.command(name="watch", description="Watch this table from the rail (again: stop).")
+    async def watch(self, interaction: discord.Interaction[FeltBot]) -> None:
+        guild_member(interaction)
+        await toggle_watch(interaction, self._table_here(interaction))
+
+    @holdem.command(name="rail", description="Let the rail see your cards, hands later (or not).")
+    @app_commands.describe(allow="True: watchers may see your cards of finished hands")
+    async def rail(self, interaction: discord.Interaction[FeltBot], allow: bool) -> None:
+        await set_consent(interaction, self.storage, allow)
+
     @holdem.command(name="stop", description="Close the table after this hand (host or admin).")
     async def stop(self, interaction: discord.Interaction[FeltBot]) -> None:
         member = guild_member(interaction)
@@ -458,11 +492,6 @@ class Holdem(TableCog[TablePresenter]):
         else:
             text = "The table closes at the end of this hand; everyone is cashed out then."
         await interaction.followup.send(text, ephemeral=True)
-
-
-def _refuse_bot_accounts(member: discord.Member) -> None:
-    if member.bot:
-        raise Refusal("Bot accounts cannot play.")
 
 
 async def setup(bot: FeltBot) -> None:

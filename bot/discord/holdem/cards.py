@@ -1,4 +1,5 @@
-"""``My cards`` and ``/holdem cards``: a member's hole cards, for their eyes only."""
+"""``My cards`` and ``/holdem cards``: a member's hole cards, for their eyes only, with the private
+panel of pre-actions and Away / Back (``bot.discord.holdem.preactions``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.discord.errors import Refusal
 from bot.discord.holdem import formatting
+from bot.discord.holdem.preactions import panel_text, panel_view
 from bot.discord.holdem.presenter import TablePresenter
 from bot.holdem.errors import NotSeatedError
 from bot.holdem.host import HoldemTable
@@ -34,8 +35,13 @@ async def send_hole_cards(
     if table.seat_of(user_id) is None:
         raise NotSeatedError("Only players seated at this table have cards here.")
     found = table.hole_cards(user_id)
+    panel = panel_view(table, user_id) or discord.utils.MISSING
     if found is None:
-        raise Refusal("You are not in this hand: your cards come with the next one.")
+        not_in = "You are not in this hand: your cards come with the next one."
+        await interaction.response.send_message(
+            f"{not_in}\n{panel_text(table, user_id)}", view=panel, ephemeral=True
+        )
+        return
     hand_id, cards = found
     image = presenter.hole_image(user_id, hand_id) if presenter is not None else None
     if image is None:
@@ -52,7 +58,9 @@ async def send_hole_cards(
         else discord.utils.MISSING
     )
     await interaction.response.send_message(
-        f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**",
+        f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**\n"
+        + panel_text(table, user_id),
         file=file,
+        view=panel,
         ephemeral=True,
     )

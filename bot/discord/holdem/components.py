@@ -10,6 +10,7 @@ interaction listener, so it also works if Felt restarted while the modal was ope
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import discord
@@ -20,6 +21,7 @@ from bot.discord.holdem import ids
 from bot.discord.holdem.ids import ActionRef, Move
 from bot.discord.table_components import ButtonSpec, Handlers, TableButton
 from bot.holdem.events import Offer
+from engine.holdem import Action, Call, Check, Fold, RaiseTo
 
 MODAL_TITLE_LIMIT = 45
 AMOUNT_MAX_LENGTH = 20
@@ -38,6 +40,22 @@ class HoldemFront(Protocol):
     ) -> None: ...
 
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None: ...
+
+    async def on_pre_action(
+        self, interaction: discord.Interaction[Any], table_id: int, choice: str
+    ) -> None: ...
+
+    async def on_runs(
+        self, interaction: discord.Interaction[Any], table_id: int, hand_id: int, count: int
+    ) -> None: ...
+
+    async def on_after_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        hand_id: int,
+        what: ids.AfterHand,
+    ) -> None: ...
 
 
 HANDLERS: Handlers[HoldemFront] = Handlers("Hold'em")
@@ -68,7 +86,40 @@ class CardsButton(TableButton, template=ids.CARDS_TEMPLATE):
         await HANDLERS.of(interaction).on_my_cards(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (ActionButton, CardsButton)
+class RunsButton(TableButton, template=ids.RUNS_TEMPLATE):
+    """ "Run once" / "Run twice"...: an all-in member's answer to the run-count question."""
+
+    what = "holdem run count button"
+
+    def parse(self, match: re.Match[str]) -> None:
+        self.table_id, self.hand_id = int(match["table"]), int(match["hand"])
+        self.count = int(match["count"])
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        front = HANDLERS.of(interaction)
+        await front.on_runs(interaction, self.table_id, self.hand_id, self.count)
+
+
+class AfterHandButton(TableButton, template=ids.AFTER_TEMPLATE):
+    """ "Rabbit hunt" and "Show…" after a hand, until the next one is dealt."""
+
+    what = "holdem after-hand button"
+
+    def parse(self, match: re.Match[str]) -> None:
+        self.table_id, self.hand_id = int(match["table"]), int(match["hand"])
+        self.choice = ids.AfterHand(match["what"])
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        front = HANDLERS.of(interaction)
+        await front.on_after_hand(interaction, self.table_id, self.hand_id, self.choice)
+
+
+DYNAMIC_ITEMS: tuple[type[TableButton], ...] = (
+    ActionButton,
+    CardsButton,
+    RunsButton,
+    AfterHandButton,
+)
 """What the cog registers with ``bot.add_dynamic_items``."""
 
 
@@ -126,3 +177,34 @@ def submitted_value(data: Any, custom_id: str) -> str | None:
         if isinstance(component.get("component"), dict):
             stack.append(component["component"])
     return None
+
+
+def action_of(move: Move, amount: int | None) -> Action:
+    """The engine action of a Fold, Check, Call or quick-raise button (Raise… opens a modal)."""
+    match move:
+        case Move.FOLD:
+            return Fold()
+        case Move.CHECK:
+            return Check()
+        case Move.CALL:
+            return Call()
+        case _:
+            if amount is None:
+                raise Refusal("That button is broken; use Raise… instead.")
+            return RaiseTo(amount)
+
+
+RAISE_MODAL = re.compile(ids.RAISE_MODAL_TEMPLATE)
+
+
+def raise_submission(interaction: discord.Interaction[Any]) -> tuple[ActionRef, str | None] | None:
+    """The offer a submitted raise modal answers and the text typed in it; None for any other
+    interaction."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return None
+    data: Mapping[str, Any] = interaction.data or {}
+    match = RAISE_MODAL.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return None
+    ref = ActionRef(int(match["table"]), int(match["hand"]), int(match["count"]))
+    return ref, submitted_value(data, ids.AMOUNT_INPUT)

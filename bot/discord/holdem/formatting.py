@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
+from bot.discord.holdem.home_table import home_buttons, run_boards_lines, run_question
 from bot.discord.holdem.ids import ActionRef, Move, action_id, cards_id
 from bot.discord.posts import (
     TITLE_LIMIT,
@@ -31,6 +32,7 @@ from bot.holdem.events import (
     TableLifecycle,
     TableSnapshot,
 )
+from bot.holdem.home_options import option_summary
 from bot.holdem.kinds import Stage
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.view import table_view
@@ -81,6 +83,8 @@ def table_payload(
     buttons and the turn line."""
     view = table_view(snapshot)
     text = holdem_table_text(view)
+    if snapshot.run_boards:
+        text += "\n" + "\n".join(run_boards_lines(snapshot))
     if log:
         lines = "\n".join(escape(line) for line in log[-LOG_LINES:])
         extra = f"\n\n**This hand**\n{lines}"
@@ -89,6 +93,10 @@ def table_payload(
     hand = f"Hand #{snapshot.hand_id}" if snapshot.hand_id else "Between hands"
     alt = f"Hold'em table {snapshot.name}: {hand}, {view.street.label}"
     footer = f"Table {snapshot.table_id} · blinds {snapshot.small_blind:,}/{snapshot.big_blind:,}"
+    if snapshot.options:
+        footer += f" · {snapshot.options}"
+    if snapshot.rail:
+        footer += " · Rail: " + ", ".join(snapshot.rail)
     return TablePayload(
         image_name=IMAGE_NAME,
         content=turn_line(snapshot) if live else "",
@@ -96,7 +104,7 @@ def table_payload(
         description=text,
         footer=footer,
         view=view,
-        buttons=tuple(table_buttons(snapshot)) if live else (),
+        buttons=tuple(table_buttons(snapshot) + home_buttons(snapshot)) if live else (),
         alt_text=alt[:1024],
     )
 
@@ -104,13 +112,15 @@ def table_payload(
 def opened_line(opener: str, settings: HoldemSettings) -> str:
     """The channel's announcement of a new table and how it plays."""
     bots = ", no bots"
+    options = option_summary(settings)
+    home = f"; {escape(options)}" if options else ""
     if settings.bots:
         bots = f", up to {settings.bots} bot{'s' if settings.bots > 1 else ''}"
     return (
         f"**{escape(opener)}** opened a Hold'em table here: blinds "
         f"{settings.small_blind:,}/{settings.big_blind:,}, buy-in {settings.min_buy_in:,} to "
         f"{settings.max_buy_in:,}, {settings.seats} seats{bots}, {settings.turn_seconds} s to "
-        "act. Sit down with `/holdem join`."
+        f"act{home}. Sit down with `/holdem join`."
     )
 
 
@@ -118,6 +128,9 @@ def turn_line(snapshot: TableSnapshot) -> str:
     """Whose turn it is, with a live countdown; or what the table is waiting for."""
     if snapshot.status is TableLifecycle.CLOSED:
         return "This table is closed."
+    question = run_question(snapshot)
+    if question is not None:
+        return question
     seat = snapshot.seat(snapshot.to_act_seat) if snapshot.to_act_seat is not None else None
     if seat is not None and snapshot.legal is not None:
         if seat.is_bot or seat.user_id is None:
@@ -131,7 +144,8 @@ def turn_line(snapshot: TableSnapshot) -> str:
             owed += f", {'bet' if legal.is_bet else 'raise to'} {legal.min_raise_to:,}+"
         line = f"▶ <@{seat.user_id}> to act ({owed})"
         if snapshot.deadline is not None:
-            line += f" · times out <t:{int(snapshot.deadline)}:R>"
+            clock = "time bank runs out" if snapshot.time_bank else "times out"
+            line += f" · {clock} <t:{int(snapshot.deadline)}:R>"
         return line
     if snapshot.status is TableLifecycle.STOPPING:
         return "This table closes after this hand."
@@ -245,7 +259,7 @@ def tabled_post(event: HandsTabled) -> Post:
 
 def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> Post:
     lines = []
-    if event.board:
+    if event.board and not event.snapshot.run_boards:
         lines.append(f"Board: {cards_text(event.board)}")
     if actions:
         lines.append(f"{street.label}: " + escape(" · ".join(actions)))
@@ -260,11 +274,17 @@ def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> P
         if description:
             line += f" — {escape(description)}"
         lines.append(line)
+    boards = 1 + max((pot.board for pot in event.pots), default=0)
+    pot_count = len({pot.pot_index for pot in event.pots})
+    for index, board in enumerate(event.snapshot.run_boards, 1):
+        lines.append(f"Board {index}: {cards_text(board)}")
     for pot in event.pots:
         winners = [(name, amount) for _seat, name, amount in pot.winners]
         who = ", ".join(f"**{escape(name)}** {amount:,}" for name, amount in winners)
         verb = "split" if len(winners) > 1 else "won by"
-        line = f"{pot_name(pot.pot_index, len(event.pots))} {pot.amount:,} {verb} {who}"
+        line = f"{pot_name(pot.pot_index, pot_count)} {pot.amount:,} {verb} {who}"
+        if boards > 1:
+            line = f"{line} on board {pot.board + 1}"
         # The engine leaves the description empty when one hand was left live, which is also
         # the case when the others mucked at showdown: then the winner's shown hand says it.
         winning = pot.description or next(
@@ -305,7 +325,7 @@ def left_line(event: PlayerLeft) -> str:
 
 
 def sat_out_line(event: PlayerSatOut) -> str:
-    return f"{escape(event.name)} is sitting out ({escape(event.reason)})."
+    return f"{escape(event.name)} is away, sitting out ({escape(event.reason)})."
 
 
 def returned_line(event: PlayerReturned) -> str:

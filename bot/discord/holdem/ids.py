@@ -7,9 +7,14 @@ a click after a restart still finds its table, and a stale or repeated click is 
   ``raise`` (opens the amount modal);
 - ``holdem:act:{table}:{hand}:{count}:to:{amount}`` for the quick raise buttons;
 - ``holdem:cards:{table}`` for "My cards" (valid for the whole life of the table);
+- ``holdem:pre:{table}:{choice}`` for the private panel under "My cards": a pre-action to tick
+  or untick (``check_fold``, ``check``, ``call_any``), or ``away`` / ``back``;
 - ``holdem:raise:{table}:{hand}:{count}`` for the raise modal, and ``amount`` for its input;
 - ``holdem:replay:{table}:{hand}:{user}:{frame}:{step}`` for the replayer's buttons (``/holdem
-  hand``): the frame to show, and which button (``prev`` or ``next``) so that ids stay unique.
+  hand``): the frame to show, and which button (``prev`` or ``next``) so that ids stay unique;
+- ``holdem:runs:{table}:{hand}:{count}`` for a run-count answer (run it ``count`` times);
+- ``holdem:after:{table}:{hand}:{what}`` for the after-hand buttons, ``what`` one of
+  ``hunt`` (rabbit hunt), ``show0``/``show1`` (one hole card) or ``both``.
 
 All are far below Discord's 100-character limit (ids are at most 20 digits).
 """
@@ -24,6 +29,9 @@ ACTION_TEMPLATE = (
     r"(?P<move>fold|check|call|raise|to)(?::(?P<amount>[0-9]{1,20}))?"
 )
 CARDS_TEMPLATE = r"holdem:cards:(?P<table>[0-9]{1,20})"
+PRE_ACTION_TEMPLATE = (
+    r"holdem:pre:(?P<table>[0-9]{1,20}):(?P<choice>check_fold|check|call_any|away|back)"
+)
 RAISE_MODAL_PREFIX = "holdem:raise:"
 RAISE_MODAL_TEMPLATE = (
     r"holdem:raise:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<count>[0-9]{1,20})"
@@ -33,6 +41,33 @@ REPLAY_TEMPLATE = (
     r"holdem:replay:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<user>[0-9]{1,20}):"
     r"(?P<frame>[0-9]{1,3}):(?P<step>prev|next)"
 )
+
+RUNS_TEMPLATE = r"holdem:runs:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<count>[1-9])"
+AFTER_TEMPLATE = (
+    r"holdem:after:(?P<table>[0-9]{1,20}):(?P<hand>[0-9]{1,20}):(?P<what>hunt|show0|show1|both)"
+)
+
+
+class AfterHand(enum.StrEnum):
+    """What an after-hand button does."""
+
+    RABBIT_HUNT = "hunt"
+    SHOW_FIRST = "show0"
+    SHOW_SECOND = "show1"
+    SHOW_BOTH = "both"
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The hole-card indices a show button reveals."""
+        return {"show0": (0,), "show1": (1,), "both": (0, 1)}.get(self.value, ())
+
+
+def runs_id(table_id: int, hand_id: int, count: int) -> str:
+    return f"holdem:runs:{table_id}:{hand_id}:{count}"
+
+
+def after_id(table_id: int, hand_id: int, what: AfterHand) -> str:
+    return f"holdem:after:{table_id}:{hand_id}:{what.value}"
 
 
 class Move(enum.StrEnum):
@@ -67,6 +102,10 @@ def action_id(ref: ActionRef, move: Move, amount: int | None = None) -> str:
 
 def cards_id(table_id: int) -> str:
     return f"holdem:cards:{table_id}"
+
+
+def pre_action_id(table_id: int, choice: str) -> str:
+    return f"holdem:pre:{table_id}:{choice}"
 
 
 def raise_modal_id(ref: ActionRef) -> str:

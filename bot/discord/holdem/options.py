@@ -14,6 +14,7 @@ from bot.config import HoldemConfig
 from bot.discord.chips import checked_amount
 from bot.discord.errors import Refusal
 from bot.holdem.events import Offer
+from bot.holdem.home_options import option_lines, parse_changes
 from bot.holdem.settings import (
     MAX_SEATS,
     MAX_TURN_SECONDS,
@@ -102,6 +103,25 @@ def start_settings(
             turn_seconds, "turn time in seconds", MIN_TURN_SECONDS, MAX_TURN_SECONDS
         )
     return base.with_changes(**changes)
+
+
+def options_view(settings: HoldemSettings, *, can_change: bool) -> str:
+    """What ``/holdem options`` shows: every home-game option, its value and what it takes."""
+    how = (
+        "Change with `/holdem options change:name=value` (several: `straddle=utg run_it_max=2`); "
+        "changes apply from the next hand."
+        if can_change
+        else "Only the player who opened this table or an admin can change them."
+    )
+    lines = "\n".join(f"- {line}" for line in option_lines(settings))
+    return f"**Table options**\n{lines}\n{how}"
+
+
+def with_home_options(settings: HoldemSettings, text: str | None) -> HoldemSettings:
+    """``settings`` with the ``name=value`` home-game options of ``text`` (``None``: as is)."""
+    if text is None:
+        return settings
+    return settings.with_changes(**parse_changes(text))
 
 
 def buy_in_for(settings: HoldemSettings, buy_in: object | None) -> int:

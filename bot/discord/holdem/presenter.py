@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import io
 import itertools
 import logging
@@ -23,6 +24,10 @@ import discord
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import table_payload
+from bot.discord.holdem.home_posts import home_post
+from bot.discord.holdem.home_table import home_buttons
+from bot.discord.holdem.ledger import post_closing_ledger
+from bot.discord.holdem.rail import RailDms
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
@@ -53,7 +58,9 @@ from bot.holdem.events import (
     TableSnapshot,
     TurnStarted,
 )
+from bot.holdem.home_events import BountyCollected, CardsRevealed, RabbitHuntDealt
 from bot.holdem.kinds import Stage
+from bot.holdem.rail import RailCards
 from bot.render import HoldemTableView, render_cards, render_holdem_table
 from bot.tables.events import Notice
 from storage import Game, StorageError
@@ -88,6 +95,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         self._pacer = setup.pacer
         self._executor = setup.executor
         self._on_closed = on_closed
+        self._rail = RailDms(setup.client, setup.pacer, setup.channel_id)
 
         self._snapshot: TableSnapshot | None = None
         self._last_final: tuple[TableSnapshot, tuple[str, ...]] | None = None
@@ -155,9 +163,11 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         while not self.settled and (self.channel.workers.running or self._dm_workers.running):
             await self.channel.drain()
             await self._dm_workers.drain()
+        await self._rail.drain()
 
     async def aclose(self) -> None:
         """Stop sending (what is still queued is dropped)."""
+        self._rail.close()
         await asyncio.gather(self.channel.aclose(), self._dm_workers.aclose())
 
     # ----- events --------------------------------------------------------------------------------
@@ -206,6 +216,10 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 self._log = []
             case Notice(text=text):
                 self.channel.post(Post(description=formatting.escape(text)))
+            case RailCards():
+                self._rail.send(event, self._snapshot.name if self._snapshot else "Hold'em")
+            case CardsRevealed() | RabbitHuntDealt() | BountyCollected():
+                self.channel.post(home_post(event))
             case HoldemTableClosed():
                 self._closed = event
                 self.channel.post(formatting.closed_post(event))
@@ -277,6 +291,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         latest = self._snapshot
         if latest is not None and latest is not snapshot:
             payload = with_content(payload, formatting.turn_line(latest))
+            # Between hands the last result stays in view with the latest after-hand buttons.
+            payload = dataclasses.replace(payload, buttons=tuple(home_buttons(latest)))
         return payload
 
     # ----- DMs -----------------------------------------------------------------------------------
@@ -360,6 +376,12 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         """After the table closed: send what is left, then stop."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.drain(), CLOSE_DRAIN_SECONDS)
+        if self._closed is not None and self._closed.settle_up is not None:
+            try:
+                async with self._pacer.request():
+                    await post_closing_ledger(self.client, self.channel_id, self._closed.settle_up)
+            except SEND_FAILURES as error:
+                _log.warning("could not post the ledger: %s", error)
         await self.aclose()
         if self._on_closed is not None:
             self._on_closed(self)

@@ -36,7 +36,7 @@ def test_holdem_text_names_stacks_board_pots_and_who_acts() -> None:
     assert "▶ #4 **Carol**" in text
     assert "~~bob\\_the\\_builder~~" in text
     assert "Bluff Bot [bot]" in text
-    assert "sitting out" in text
+    assert "away" in text
 
 
 def test_holdem_text_shows_showdown_hands_side_pots_and_winnings() -> None:

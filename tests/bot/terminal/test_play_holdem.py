@@ -1,4 +1,5 @@
-"""`felt play holdem` in a real terminal: a full hand, bad input, leaving with `q` and Ctrl-C."""
+"""`felt play holdem` in a real terminal: a full hand, bad input, leaving with `q` and Ctrl-C,
+and the session ledger printed at the end."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ def test_play_holdem_full_hand_to_showdown_then_leave(play: Play, database: Path
     assert "🤖 Ada (passive)" in showdown
     assert "Ann wins 20 from the pot with Pair of Aces, Ten kicker." in showdown
     assert "Your result: +10" in showdown
+    # The session's ledger is printed at the end: Ann's net is what she cashed out less what
+    # she bought in, and the bot pays it to her.
+    ledger = text[text.index("Session ledger") :]
+    row = re.search(r"Ann +│ +([\d,]+) +│ +0 +│ +([\d,]+) +│ +0 +│ +\+(\d+)", ledger)
+    assert row is not None, ledger
+    bought, cashed, net = (int(value.replace(",", "")) for value in row.groups())
+    assert net == cashed - bought > 0
+    assert f"Ada (bot) pays Ann {net}" in ledger
     wallet = read_wallet(database)
     assert wallet.ledger_ok and wallet.at_tables == 0 and wallet.open_tables == 0
     assert wallet.balance == final_wallet(text)

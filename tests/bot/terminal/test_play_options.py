@@ -61,6 +61,8 @@ def play(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str,
         (["blackjack", "--bet", "501"], "--bet must be a whole number from 10 to 500, not '501'"),
         (["blackjack", "--bet", "-10"], "--bet must be a whole number from 10 to 500"),
         (["blackjack", "--rules", "vegas"], "unknown rule preset 'vegas' (choose from casino"),
+        (["holdem", "--time-bank", "601"], "--time-bank: `time_bank` is a whole number from 0"),
+        (["holdem", "--away-after", "0"], "--away-after: `away_after` is a whole number from 1"),
     ],
 )
 def test_play_bad_option_exits_2_with_one_line(
@@ -74,6 +76,17 @@ def test_play_bad_option_exits_2_with_one_line(
     assert len(err[0]) < 250  # what was typed is quoted in part, never whole
     assert out == ""
     assert not database.exists()  # refused before anything was opened
+
+
+def test_play_has_no_rail_flag_since_nobody_can_watch_a_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    database = tmp_path / "felt.db"
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "holdem", "--rail-delay", "1", "--db", str(database)])
+    assert exited.value.code == 2
+    assert "unrecognized arguments: --rail-delay 1" in capsys.readouterr().err
+    assert not database.exists()
 
 
 def test_play_refuses_a_buy_in_the_wallet_cannot_pay(

@@ -110,7 +110,20 @@ MESSAGE_ROUTES = (
 )
 
 
-def check_privacy(fake: FakeDiscord, played: HoldemWorld) -> PrivacyReport:
+@dataclasses.dataclass(frozen=True)
+class RailRule:
+    """Who watches on the rail, and whose cards the rail must never see (they did not allow it).
+
+    A DM to a watcher may name the hole cards of one hand only once that hand has finished
+    (its result was published before the DM was sent): never the hand in progress."""
+
+    watchers: frozenset[int]
+    hidden_players: frozenset[int]
+
+
+def check_privacy(
+    fake: FakeDiscord, played: HoldemWorld, rail: RailRule | None = None
+) -> PrivacyReport:
     """Every payload the bot sent, judged by who sees it.
 
     - public (channel messages, edits, public interaction answers): a section naming cards must
@@ -125,9 +138,12 @@ def check_privacy(fake: FakeDiscord, played: HoldemWorld) -> PrivacyReport:
     for dealt_to in played.of(HoleCards):
         own[(dealt_to.hand_id, dealt_to.user_id)] = set(dealt_to.cards)
     shown_at: dict[int, float] = {}
+    finished_at: dict[int, float] = {}
     for (_channel, event), when in zip(played.events, played.times, strict=True):
         if isinstance(event, HandsTabled | HandFinished):
             shown_at.setdefault(event.hand_id, when)
+        if isinstance(event, HandFinished):
+            finished_at.setdefault(event.hand_id, when)
     boards: dict[int, set[Card]] = {}
     for street in played.of(StreetDealt):
         boards.setdefault(street.hand_id, set()).update(street.board)
@@ -152,7 +168,12 @@ def check_privacy(fake: FakeDiscord, played: HoldemWorld) -> PrivacyReport:
             dealt = {card for pair in holes.get(hand, []) for card in pair}
             shown = played.shown_cards(hand)
             allowed = boards.get(hand, set()) | shown
-            if private:
+            if private and rail is not None and user in rail.watchers:
+                if request.at < finished_at.get(hand, float("inf")):
+                    report.problems.append(f"the rail saw hand #{hand} in progress in {where}")
+                hidden = {c for p in rail.hidden_players for c in own.get((hand, p), set())}
+                allowed |= dealt - hidden
+            elif private:
                 allowed |= own.get((hand, user or 0), set())
             else:
                 report.public_with_cards += 1
