@@ -11,7 +11,12 @@ heads-up when cheap).
 **Reads.** Each opponent's public statistics (VPIP, raise and 3-bet rates, folds to small and big
 bets and raises, postflop aggression, how wide the hands they showed down were) are blended with
 priors into ``Tendencies``; a player who shows down any two cards is *careless* (their bets and
-folds say nothing), so a maniac's bet means little and a rock's a lot.
+folds say nothing), so a maniac's bet means little and a rock's a lot. Against players whose
+estimated ranges are wide (what they enter with and show down) it plays more hands before the
+flop (``_LOOSE_FIELD``: it isolates the loose players rather than leave their chips to the
+others); against careless ones it expects to realize nearly all its equity (they neither bluff
+it off a hand nor fold the hands that would pay it), bets and raises whenever the prices say so
+(no bets to keep balanced: their calls do not read them) and moves all-in over their bets.
 
 **Prices.** Fold is 0. Check and call are worth the equity the hand gets to realize (less out of
 position, less for weak hands against opponents who keep betting, more against careless folders who
@@ -325,6 +330,10 @@ rather than an amount, so junk stays junk at a full table (its fair share there 
 Self-play is untouched: its players are narrower than the prior."""
 _ISOLATE = 0.7
 """Over limpers the open range narrows to this share of it."""
+_CHART_FIELD = 0.03
+"""The hard level opens from its charts unless the field's ranges are wide enough to add more
+than this share to its equity (``_LOOSE_FIELD``: about a third of the way to a table of
+players who enter with any two cards); self-play adds nothing."""
 _RIVER_BLUFF = {True: 0.45, False: 0.06}
 """How often the hard level bets its air on the river when checked to, with and without a
 blocker (a card of the suit that makes the board's flush, else an ace or the board's top
@@ -552,8 +561,7 @@ class _Spot:
         # (Not a careless bettor's: their bets do not follow their cards, so they do not force
         # out a hand that is ahead of their range, which calls down.)
         pressure = sum(
-            habits[i].bet_chance * min(1.0, habits[i].informative / _PRIOR_INFORMATIVE)
-            for i in responders
+            habits[i].bet_chance * min(1.0, habits[i].informative / _CARELESS) for i in responders
         ) / len(responders)
         # Equity is realized less out of position, by being bluffed off it or not paid with it:
         # against careless players, who show down any two cards, nearly all of it is.
@@ -566,7 +574,7 @@ class _Spot:
             preflop=preflop,
             equity=equity,
             shift=equity - raw,
-            realize=1.0 - unrealized * min(1.0, informative / _PRIOR_INFORMATIVE),
+            realize=1.0 - unrealized * min(1.0, informative / _CARELESS),
             responders=responders,
             behind=view.yet_to_act(),
             informative=informative,
@@ -767,7 +775,7 @@ class SmartStrategy:
             believed = min(1.0, max(0.0, believed + self.personality.looseness))
         spot = _Spot.of(self, view, habits, raw, believed)
         legal = view.legal
-        if preflop and self.difficulty is Difficulty.HARD and self._opens_from_chart(view):
+        if preflop and self.difficulty is Difficulty.HARD and self._opens_from_chart(view, habits):
             # A regular opens from a chart by position: raise the hands in it, fold the rest.
             if not self._in_open_range(view, habits):
                 return FOLD
@@ -803,11 +811,13 @@ class SmartStrategy:
             options.extend(self._raise_options(spot))
         return self._pick(options, view.pot_total, rng)
 
-    def _opens_from_chart(self, view: SeatView) -> bool:
+    def _opens_from_chart(self, view: SeatView, habits: list[Tendencies]) -> bool:
         """Whether this is an open (nobody has raised, and checking is not free) that the hard
-        level plays from ``OPEN_RANGES``; not against a maniac, whose raises it plays by the
-        prices."""
+        level plays from ``OPEN_RANGES``. The charts are for a table of regulars: against a
+        loose field (``_CHART_FIELD``) the prices decide, as they do for a maniac's raises."""
         legal = view.legal
+        if self._isolation(view, habits) > _CHART_FIELD:
+            return False
         return legal.can_raise and not legal.can_check and _raises(view) == 0
 
     def _isolation(self, view: SeatView, habits: list[Tendencies]) -> float:
@@ -871,7 +881,11 @@ class SmartStrategy:
         if equity >= value_bar:
             return True
         if self.difficulty is Difficulty.HARD and view.street is Street.RIVER:
-            # Balanced river bluffs, from the hands that block the calls.
+            # Balanced river bluffs, from the hands that block the calls, heads-up: a bluff
+            # into several players needs every one of them to fold, so a regular rarely
+            # bluffs a multiway river (the stab rate of the other streets, halved per player).
+            if len(view.opponents) > 1:
+                return equity < _AIR and bluff < style.stab / 2 ** len(view.opponents)
             return equity < _AIR and bluff < _RIVER_BLUFF[_blocks(view)]
         if view.street is Street.FLOP and view.preflop_raiser() == view.seat:
             return bluff < style.cbet
