@@ -329,7 +329,8 @@ price: width about 0.9) about 9% more, which takes the normal level from about 3
 of hands there: the hands whose equity against a random hand is over about half (in a profile of
 6,000 hands at seed 1 the top 40% made +11 bb or more each, the next 10% broke even). A share
 rather than an amount, so junk stays junk at a full table (its fair share there is small).
-Self-play is untouched: its players are narrower than the prior."""
+In self-play it adds little: the bots enter narrower than the prior (hard's style figures did
+not move; normal's moved with the careless-player changes, see ``HUMAN_RANGES``)."""
 _ISOLATE = 0.7
 """Over limpers the open range narrows to this share of it."""
 _CHART_FIELD = 0.03
