@@ -1,7 +1,7 @@
 """A bot seat keeps its name and personality across a restart of the bot process: the table that
 comes back seats the same bots, playing as they did (stored with the seat, migration 0005).
 
-Both ways to stop: a graceful shutdown and a crash mid-hand (no shutdown hook runs).
+Stopped by a graceful shutdown, as tests/e2e/test_holdem_restart.py stops the bot.
 """
 
 from __future__ import annotations
@@ -55,9 +55,8 @@ async def open_bot_table(h: HoldemWorld, world: World) -> None:
     await joined.wait_answered()
 
 
-@pytest.mark.parametrize("stop", ["graceful", "crash"])
 async def test_holdem_bot_seats_keep_their_names_and_personalities_after_a_restart(
-    fake_discord: FakeDiscord, world: World, start_holdem: Factory, stop: str
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
 ) -> None:
     fake, members = fake_discord, [world.alice, world.bob]
     first = await start_holdem(bots=TABLE_BOTS)
@@ -77,11 +76,7 @@ async def test_holdem_bot_seats_keep_their_names_and_personalities_after_a_resta
     stored = await stored_personalities(storage, table_id)
     assert stored == {seat_no: p.text for seat_no, (_, p, _) in before.items()}
 
-    if stop == "graceful":
-        await first.bot.shutdown()
-    else:
-        await first.cog.halt()
-        await first.bot.close()
+    await first.bot.shutdown()
     # Another generator after the restart: a bot that drew its personality anew would differ.
     second = await start_holdem(bots=TABLE_BOTS, seed=99)
     await fake.wait_for_message(world.channel, lambda m: "Felt restarted" in m.text)
