@@ -16,6 +16,7 @@ from bot.discord.holdem import ids
 from bot.discord.pacing import Pacer
 from bot.holdem.events import HandDealt, HandFinished, HandsTabled, TableEvent
 from bot.holdem.host import HoldemTable
+from bot.holdem.seating import BotFactory
 from engine.cards import Card
 from tests.bot.holdem.support import calling_station
 from tests.e2e.fakediscord import FakeDiscord, FakeInteraction, FakeMember, FakeMessage
@@ -210,7 +211,8 @@ Factory = Callable[..., Awaitable[HoldemWorld]]
 
 @pytest.fixture
 async def start_holdem(fake_discord: FakeDiscord, world: World, start_bot: StartBot) -> Factory:
-    """Start the bot with a Hold'em cog for tests (no delays, stepped timers, recorded events).
+    """Start the bot with a Hold'em cog for tests (no delays, stepped timers, recorded events;
+    calling stations for bots unless ``bots`` builds others).
 
     Call again after ``bot.shutdown()`` (or ``cog.halt()`` and ``bot.close()`` for a crash) to
     restart on the same database.
@@ -223,6 +225,7 @@ async def start_holdem(fake_discord: FakeDiscord, world: World, start_bot: Start
         overrides: Mapping[str, Any] | None = None,
         pacer: Pacer | None = None,
         linger: float = 0.0,
+        bots: BotFactory = calling_station,
     ) -> HoldemWorld:
         scheduler = SteppedScheduler()
         events: list[tuple[int, TableEvent]] = []
@@ -243,7 +246,7 @@ async def start_holdem(fake_discord: FakeDiscord, world: World, start_bot: Start
         def make(bot: FeltBot) -> Holdem:
             cog = Holdem(
                 bot,
-                bots=calling_station,
+                bots=bots,
                 scheduler=scheduler,
                 rng=lambda: rng,
                 table_overrides={**FAST, **(overrides or {})},

@@ -9,6 +9,7 @@ from typing import ClassVar
 import pytest
 
 from engine.bots.errors import IllegalBotActionError
+from engine.bots.margins import DealNets, Margin
 from engine.bots.registry import parse_seats
 from engine.bots.simulate import (
     HoldemSimResult,
@@ -212,16 +213,67 @@ def test_every_level_beats_each_simple_strategy_heads_up(level: str, other: str)
     assert lower_bound(result.seats[0]) > 0, result.seats[0]
 
 
+def played_in_duplicate(seats: str, hands: int) -> tuple[HoldemSimResult, DealNets]:
+    """Play ``seats`` in duplicate at seed 2024, recording each seat's net per deal."""
+    nets = DealNets(len(seats.split(",")), block=len(seats.split(",")))
+    result = simulate_holdem(parse_seats(seats), hands, seed=2024, duplicate=True, on_hand=nets)
+    return result, nets
+
+
+def shown(margin: Margin, label: str) -> Margin:
+    low, high = margin.interval_95
+    print(f"{label}: {margin.bb_per_100:+.1f} +/- {margin.stderr_bb_per_100:.1f} bb/100 "
+          f"[{low:+.1f}, {high:+.1f}] over {margin.units:,} deals")  # fmt: skip
+    return margin
+
+
+SIX_MAX_HANDS = 24_000
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_beats_the_six_max_field(level: str) -> None:
-    result = played(f"{level},{FIELD.partition(',')[2]}", 6_000)
+    """What "beats the 6-max field" means (issue 16: every smart level beats random, passive
+    and aggressive at 6-max): at the table of ``FIELD`` with the level in the first seat,
+
+    1. the level wins chips: the 95% interval of its bb/100 is above zero; and
+    2. it out-earns each weak strategy seated at the same table: for every other seat, the 95%
+       interval of the paired difference (the level's net minus that seat's, deal by deal, in
+       bb/100) is above zero. A difference of two win rates at one table is measured on the
+       difference itself: the seats play the same hands, often against each other.
+
+    Played in duplicate (each deal from every seat, the button going round), so each seat
+    holds the same cards in the same positions and most of the cards' luck cancels; the random
+    seats' own randomness does not, so it takes tens of thousands of hands. The maniac is the
+    hard one to out-earn: it plays every hand, and the random seats fold a third of the time
+    to each of its bets. The easy level (loose, passive, no reads) wins and out-earns the
+    random and passive seats but not the maniac; that part of the claim is made for the
+    normal and hard levels only.
+    """
+    seats = f"{level},{FIELD.partition(',')[2]}"
+    result, nets = played_in_duplicate(seats, SIX_MAX_HANDS)
     smart, *others = result.seats
+    shown(Margin(smart.bb_per_100, smart.stderr_bb_per_100, SIX_MAX_HANDS // 6), level)
     assert lower_bound(smart) > 0, smart
-    # Every level wins; the loose, passive easy level wins less than the maniac, who takes a
-    # big share of the random seats' chips, but more than the random and passive seats.
-    beaten = [o for o in others if o.strategy != "aggressive"] if level == "smart:easy" else others
-    assert all(smart.bb_per_100 > other.bb_per_100 for other in beaten), result.seats
+    for other in others:
+        if level == "smart:easy" and other.strategy == "aggressive":
+            continue
+        margin = shown(nets.margin([0], [other.seat - 1], 2), f"{level} - {other.strategy}")
+        assert margin.interval_95[0] > 0, (other, margin)
+
+
+@pytest.mark.slow
+def test_hard_beats_normal_at_six_max() -> None:
+    """Three hard and three normal seats, alternating, in duplicate (every deal from every
+    seat): the hard seats' mean net minus the normal seats', deal by deal, has a 95% interval
+    above zero."""
+    seats = ",".join(["smart:hard", "smart"] * 3)
+    _result, nets = played_in_duplicate(seats, HARD_SIX_MAX_HANDS)
+    margin = shown(nets.margin([0, 2, 4], [1, 3, 5], 2), "hard - normal at 6-max")
+    assert margin.interval_95[0] > 0, margin
+
+
+HARD_SIX_MAX_HANDS = 24_000
 
 
 @pytest.mark.slow
