@@ -302,8 +302,11 @@ class TableChannel(Generic[P]):
         if seconds is None:
             await event.wait()
             return
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation that
+        # lands as the wait ends, and this worker would then never stop (a hang at shutdown).
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await event.wait()
 
     def _worker_failed(self) -> None:
         self._busy = False

@@ -118,10 +118,8 @@ class TableCog(commands.Cog, Generic[P]):
         presenters = [*self.presenters.values(), *self._closing]
         if presenters:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    asyncio.gather(*(presenter.drain() for presenter in presenters)),
-                    DRAIN_SECONDS,
-                )
+                async with asyncio.timeout(DRAIN_SECONDS):
+                    await asyncio.gather(*(presenter.drain() for presenter in presenters))
         await self.halt()
 
     async def halt(self) -> None:

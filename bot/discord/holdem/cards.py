@@ -47,7 +47,8 @@ async def send_hole_cards(
     if image is None:
         rendering = asyncio.get_running_loop().run_in_executor(executor, render_cards, cards)
         with contextlib.suppress(TimeoutError):
-            image = await asyncio.wait_for(rendering, CARDS_RENDER_SECONDS)
+            async with asyncio.timeout(CARDS_RENDER_SECONDS):
+                image = await rendering
         if presenter is not None and image is not None:
             presenter.remember_hole_image(user_id, hand_id, image)
     file = (

@@ -375,7 +375,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
     async def _finish(self) -> None:
         """After the table closed: send what is left, then stop."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.drain(), CLOSE_DRAIN_SECONDS)
+            async with asyncio.timeout(CLOSE_DRAIN_SECONDS):
+                await self.drain()
         if self._closed is not None and self._closed.settle_up is not None:
             try:
                 async with self._pacer.request():
