@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.values import quick_init
 
+
+@quick_init  # built at every showdown: see engine.values
 @dataclass(frozen=True, slots=True)
 class Pot:
     """A pot and the players (PHH indices, ascending) still able to win it."""
@@ -24,23 +27,22 @@ def build_pots(
     layers with the same eligible players merge. ``dead_money`` (untrimmed antes) goes into the
     first pot. This is PokerKit's construction, so results match it chip for chip.
     """
-    pots: list[Pot] = []
+    # Layers are merged as (amount, eligible) pairs and become ``Pot`` values at the end: a
+    # showdown builds the pots up to three times, and most layers merge.
+    layers: list[tuple[int, tuple[int, ...]]] = []
     amount = dead_money
     previous = 0
     for level in sorted(set(contributions)):
-        for contribution in contributions:
-            if contribution >= level:
-                amount += level - previous
-        eligible = tuple(
-            i for i, contribution in enumerate(contributions) if live[i] and contribution >= level
-        )
-        while pots and pots[-1].eligible == eligible:
-            amount += pots.pop().amount
+        payers = [i for i, contribution in enumerate(contributions) if contribution >= level]
+        amount += (level - previous) * len(payers)
+        eligible = tuple([i for i in payers if live[i]])
+        while layers and layers[-1][1] == eligible:
+            amount += layers.pop()[0]
         if amount:
-            pots.append(Pot(amount, eligible))
+            layers.append((amount, eligible))
         amount = 0
         previous = level
-    return pots
+    return [Pot(amount, eligible) for amount, eligible in layers]
 
 
 def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
