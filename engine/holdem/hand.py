@@ -545,7 +545,8 @@ class Hand:
         stack = stacks[player]
         bet = bets[player]
         max_bet = self._max_bet
-        to_call = min(stack, max_bet - bet)
+        owed = max_bet - bet
+        to_call = owed if owed < stack else stack
         min_to: int | None = None
         max_to: int | None = None
         if self._can_raise(player, to_call, max_bet):
@@ -566,20 +567,18 @@ class Hand:
         )
 
     def _can_raise(self, player: int, to_call: int, max_bet: int) -> bool:
-        if to_call < self._raise_size:
+        raise_size = self._raise_size
+        if to_call < raise_size:
             return False  # facing only an incomplete all-in raise after a full one
-        if (
-            self._short_all_ins
-            and sum(self._short_all_ins) < self._raise_size
-            and player in self._acted
-        ):
+        short = self._short_all_ins
+        if short and sum(short) < raise_size and player in self._acted:
             return False  # an incomplete all-in raise does not reopen the betting
         stacks, bets, live = self._stacks, self._bets, self._live
         if stacks[player] <= max_bet - bets[player]:
             return False  # all-in just to call
         for i in _ROTATIONS[self._player_count][player][1:]:
             if live[i] and stacks[i] + bets[i] > max_bet:
-                return True
+                return True  # someone can answer a raise
         return False
 
     def value_of(self, player: int) -> HandValue | None:
@@ -626,7 +625,12 @@ class Hand:
         first_new = len(self._events)
         actors = self._actors
         if self._phase is _BETTING and actors and player == actors[0]:
-            turn = self.turn  # the usual case, and the memo of what the caller just read
+            # The usual case: the choices the caller has just read from ``turn``'s memo.
+            cached = self._legal
+            if cached is not None and cached[0] == self._action_count:
+                turn: LegalActions | None = cached[1]
+            else:
+                turn = self.turn
         elif self._phase is _COMPLETE and isinstance(action, Reveal | RabbitHunt):
             self._act_after_hand(player, action)
             return self._events[first_new:]
@@ -670,7 +674,8 @@ class Hand:
             PlayerActed(player, _FOLD, 0, self._bets[player], self._stacks[player] == 0)
         )
         self._phh_actions.append(_FOLD_LINES[player])
-        self._after_action()
+        if not self._actors or self._live_count <= 1:
+            self._end_betting()
 
     def _check_or_call(self, player: int, amount: int) -> None:
         self._actors.popleft()
@@ -681,7 +686,8 @@ class Hand:
         kind = _CALL if amount else _CHECK
         self._events.append(PlayerActed(player, kind, amount, bet, stack == 0))
         self._phh_actions.append(_CALL_LINES[player])
-        self._after_action()
+        if not self._actors or self._live_count <= 1:
+            self._end_betting()
 
     def _raise_to(self, player: int, amount: int) -> None:
         max_bet = self._max_bet
@@ -710,9 +716,6 @@ class Hand:
         kind = _BET if max_bet == 0 else _RAISE
         self._events.append(PlayerActed(player, kind, added, amount, stacks[player] == 0))
         self._phh_actions.append(f"p{player + 1} cbr {amount}")
-        self._after_action()
-
-    def _after_action(self) -> None:
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
@@ -1018,7 +1021,7 @@ class Hand:
         self._contributed = [0] * self._player_count
         self._dead_money = 0
         self._phase = _COMPLETE
-        net = tuple(s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True))
+        net = tuple([s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True)])
         self._events.append(HandEnded(tuple(self._stacks), net))
         if self._options.seven_deuce_bounty:
             for player in sorted(self._pot_winners()):

@@ -27,22 +27,27 @@ def build_pots(
     layers with the same eligible players merge. ``dead_money`` (untrimmed antes) goes into the
     first pot. This is PokerKit's construction, so results match it chip for chip.
     """
-    # Layers are merged as (amount, eligible) pairs and become ``Pot`` values at the end: a
-    # showdown builds the pots up to three times, and most layers merge.
-    layers: list[tuple[int, tuple[int, ...]]] = []
-    amount = dead_money
-    previous = 0
-    for level in sorted(set(contributions)):
-        payers = [i for i, contribution in enumerate(contributions) if contribution >= level]
-        amount += (level - previous) * len(payers)
-        eligible = tuple([i for i in payers if live[i]])
-        while layers and layers[-1][1] == eligible:
-            amount += layers.pop()[0]
+    # The same layers, merged as they are found. The players eligible for a layer are the live
+    # players who put in at least its level, and that set changes only just above a level a
+    # live player put in; so the merged pots end exactly at the live players' contributions,
+    # and each holds every chip put in between its floor and its top. (A showdown builds the
+    # pots up to three times: this is a third of the work of going layer by layer.)
+    pots: list[Pot] = []
+    floor_chips = 0  # chips put in up to the previous pot's top
+    extra = dead_money
+    for top in sorted({c for c, alive in zip(contributions, live, strict=True) if alive}):
+        chips = sum([c if c < top else top for c in contributions])
+        amount = extra + chips - floor_chips
         if amount:
-            layers.append((amount, eligible))
-        amount = 0
-        previous = level
-    return [Pot(amount, eligible) for amount, eligible in layers]
+            eligible = [i for i, c in enumerate(contributions) if c >= top and live[i]]
+            pots.append(Pot(amount, tuple(eligible)))
+        floor_chips, extra = chips, 0
+    # Chips above every live player's contribution (or all of them, when nobody is live) make
+    # a pot nobody can win, as the layers would.
+    rest = extra + sum(contributions) - floor_chips
+    if rest:
+        pots.append(Pot(rest, ()))
+    return pots
 
 
 def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
