@@ -34,6 +34,7 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import CARD_TEXT, DECK, Card, Rank, format_cards
@@ -74,7 +75,7 @@ from engine.holdem.events import (
     RunCountSettled,
 )
 from engine.holdem.options import PLAIN, HandOptions
-from engine.holdem.pots import Pot, build_pots, split
+from engine.holdem.pots import Pot, build_pots, split, without
 from engine.holdem.stakes import Stakes
 from engine.holdem.streets import Street
 
@@ -194,20 +195,35 @@ _CALL = ActionKind.CALL
 _BET = ActionKind.BET
 _RAISE = ActionKind.RAISE
 
-_FORCED_BETS: dict[Stakes, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+@dataclass(frozen=True, slots=True)
+class _ForcedBets:
+    """The forced bets of each player (PHH order) for some stakes."""
+
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    blinds_posted: tuple[tuple[int, int], ...]
+    """(player, blind) of every player who owes a blind or straddle, in player order."""
+
+
+_FORCED_BETS: dict[Stakes, _ForcedBets] = {}
 _FORCED_BETS_KEPT = 256
 
 
-def _forced_bets(stakes: Stakes) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each player's nominal ante and blind (PHH order), worked out once per stakes: a table
-    deals hand after hand at the same stakes. The cache forgets everything when it is full."""
+def _forced_bets(stakes: Stakes) -> _ForcedBets:
+    """Each player's nominal ante and blind, worked out once per stakes: a table deals hand
+    after hand at the same stakes. The cache forgets everything when it is full."""
     table = _FORCED_BETS.get(stakes)
     if table is None:
         if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
             _FORCED_BETS.clear()
         players = range(stakes.players)
-        antes = tuple(stakes.ante_of(i) for i in players)
-        table = antes, tuple(stakes.blind_of(i) for i in players)
+        blinds = tuple(stakes.blind_of(i) for i in players)
+        table = _ForcedBets(
+            tuple(stakes.ante_of(i) for i in players),
+            blinds,
+            tuple((i, blind) for i, blind in enumerate(blinds) if blind),
+        )
         _FORCED_BETS[stakes] = table
     return table
 
@@ -291,9 +307,10 @@ class Hand:
         self._showdown_queue: deque[int] = deque()
         self._runout = False
         self._values: dict[int, list[HandValue]] = {}
-        self._blinds = _forced_bets(stakes)[1]
+        forced = _forced_bets(stakes)
+        self._blinds = forced.blinds
         self._legal: tuple[int, LegalActions] | None = None
-        self._start()
+        self._start(forced)
 
     # The state of the home-game options. A plain hand never touches it, so it starts as these
     # class-wide immutable values and a hand replaces (never mutates) them: building it for
@@ -721,14 +738,13 @@ class Hand:
 
     # ------------------------------------------------------------------ hand flow
 
-    def _start(self) -> None:
+    def _start(self, forced: _ForcedBets) -> None:
         n = self._player_count
         stacks, bets, events = self._stacks, self._bets, self._events
-        antes, blinds = _forced_bets(self._stakes)
-        if any(antes):
-            self._post_antes(antes)
-        for i in range(n):
-            blind = min(blinds[i], stacks[i])
+        if any(forced.antes):
+            self._post_antes(forced.antes)
+        for i, nominal in forced.blinds_posted:
+            blind = min(nominal, stacks[i])
             if blind:
                 bets[i] = blind
                 stacks[i] -= blind
@@ -922,7 +938,7 @@ class Hand:
         # When anyone is all-in every hand is tabled; otherwise a hand that can no longer win
         # anything is mucked unseen.
         show_all = self._runout or 0 in self._stacks
-        pots = self.pots()
+        pots = [] if show_all else self.pots()
         while queue:
             player = queue.popleft()
             if show_all or self._could_win(player, pots):
@@ -1003,7 +1019,7 @@ class Hand:
                 for player in dead:
                     live[player] = False
                 self._live_count -= len(dead)
-                pots = self.pots()
+                pots = without(pots, dead)
         boards = 1 + len(self._extra_boards) if live_count > 1 else 1
         for index, pot in enumerate(pots):
             if not pot.eligible:  # pragma: no cover - mucks that would empty a pot are refused

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from engine.values import quick_init
@@ -48,6 +48,21 @@ def build_pots(
     if rest:
         pots.append(Pot(rest, ()))
     return pots
+
+
+def without(pots: Sequence[Pot], players: Collection[int]) -> list[Pot]:
+    """The pots once ``players`` can no longer win any of them (their hands were killed):
+    ``build_pots`` with those players no longer live, worked out from the pots as they were.
+    Each pot drops them from its eligible players, and neighbours left with the same players
+    merge (the boundary between them was one of those players' contributions)."""
+    merged: list[tuple[int, tuple[int, ...]]] = []
+    for pot in pots:
+        eligible = tuple([i for i in pot.eligible if i not in players])
+        if merged and merged[-1][1] == eligible:
+            merged[-1] = (merged[-1][0] + pot.amount, eligible)
+        else:
+            merged.append((pot.amount, eligible))
+    return [Pot(amount, eligible) for amount, eligible in merged]
 
 
 def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:

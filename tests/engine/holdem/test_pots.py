@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.holdem.pots import Pot, build_pots, split
+from engine.holdem.pots import Pot, build_pots, split, without
 
 
 def _layer_by_layer(
@@ -44,6 +44,22 @@ def test_pots_build_the_same_pots_as_layer_by_layer(
     live = [alive for _, alive in players]
     assert build_pots(contributions, live, dead_money) == _layer_by_layer(
         contributions, live, dead_money
+    )
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 60), st.booleans(), st.booleans()), min_size=2, max_size=10),
+    st.integers(0, 20),
+)
+def test_pots_without_killed_players_are_the_pots_built_without_them(
+    players: list[tuple[int, bool, bool]], dead_money: int
+) -> None:
+    contributions = [contribution for contribution, _, _ in players]
+    live = [alive for _, alive, _ in players]
+    killed = [i for i, (_, alive, kill) in enumerate(players) if alive and kill]
+    still_live = [alive and i not in killed for i, alive in enumerate(live)]
+    assert without(build_pots(contributions, live, dead_money), killed) == build_pots(
+        contributions, still_live, dead_money
     )
 
 
