@@ -202,29 +202,43 @@ class _ForcedBets:
 
     antes: tuple[int, ...]
     blinds: tuple[int, ...]
-    blinds_posted: tuple[tuple[int, int], ...]
+    blinds_owed: tuple[tuple[int, int], ...]
     """(player, blind) of every player who owes a blind or straddle, in player order."""
+    opener: int
+    """Who acts first preflop when every blind is posted in full (see ``_preflop_opener``)."""
 
 
-_FORCED_BETS: dict[Stakes, _ForcedBets] = {}
+def _preflop_opener(bets: Sequence[int], blinds: Sequence[int]) -> int:
+    """The player after the biggest blind posted opens preflop (the last such player on a
+    tie; when no blind was posted, player 0)."""
+    key = max((bets[i] if blinds[i] > 0 else 0, i) for i in range(len(bets)))
+    return (key[1] + 1) % len(bets)
+
+
+_FORCED_BETS: dict[int, tuple[Stakes, _ForcedBets]] = {}
 _FORCED_BETS_KEPT = 256
 
 
 def _forced_bets(stakes: Stakes) -> _ForcedBets:
-    """Each player's nominal ante and blind, worked out once per stakes: a table deals hand
-    after hand at the same stakes. The cache forgets everything when it is full."""
-    table = _FORCED_BETS.get(stakes)
-    if table is None:
-        if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
-            _FORCED_BETS.clear()
-        players = range(stakes.players)
-        blinds = tuple(stakes.blind_of(i) for i in players)
-        table = _ForcedBets(
-            tuple(stakes.ante_of(i) for i in players),
-            blinds,
-            tuple((i, blind) for i, blind in enumerate(blinds) if blind),
-        )
-        _FORCED_BETS[stakes] = table
+    """Each player's nominal ante and blind, worked out once per ``Stakes`` object: a
+    simulation deals hand after hand with the same one. Keyed by identity, which costs
+    nothing to look up (hashing the stakes costs more than this saves); each entry keeps its
+    stakes alive, so no other object can take its id while it is cached. The cache forgets
+    everything when it is full."""
+    entry = _FORCED_BETS.get(id(stakes))
+    if entry is not None and entry[0] is stakes:
+        return entry[1]
+    if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
+        _FORCED_BETS.clear()
+    players = range(stakes.players)
+    blinds = tuple(stakes.blind_of(i) for i in players)
+    table = _ForcedBets(
+        tuple(stakes.ante_of(i) for i in players),
+        blinds,
+        tuple((i, blind) for i, blind in enumerate(blinds) if blind),
+        _preflop_opener(blinds, blinds),
+    )
+    _FORCED_BETS[id(stakes)] = (stakes, table)
     return table
 
 
@@ -297,6 +311,7 @@ class Hand:
         self._action_count = 0
         self._events: list[Event] = []
         self._phh_actions: list[str] = []
+        """Every PHH line after the deal lines (``phh_actions`` writes those)."""
         self._deck = cards
         self._dealt = 0
         self._actors: deque[int] = deque()
@@ -308,7 +323,6 @@ class Hand:
         self._runout = False
         self._values: dict[int, list[HandValue]] = {}
         forced = _forced_bets(stakes)
-        self._blinds = forced.blinds
         self._legal: tuple[int, LegalActions] | None = None
         self._start(forced)
 
@@ -447,7 +461,13 @@ class Hand:
     @property
     def phh_actions(self) -> tuple[str, ...]:
         """The hand so far as PHH action lines."""
-        return tuple(self._phh_actions)
+        # The deal lines come first and are written from the hole cards when asked for: most
+        # hands are never written out, and formatting them was a measurable share of a deal.
+        deal = [
+            f"d dh p{i + 1} {CARD_TEXT[first]}{CARD_TEXT[second]}"
+            for i, (first, second) in enumerate(self._hole_cards)
+        ]
+        return (*deal, *self._phh_actions)
 
     @property
     def is_complete(self) -> bool:
@@ -743,22 +763,24 @@ class Hand:
         stacks, bets, events = self._stacks, self._bets, self._events
         if any(forced.antes):
             self._post_antes(forced.antes)
-        for i, nominal in forced.blinds_posted:
+        short = False
+        for i, nominal in forced.blinds_owed:
             blind = min(nominal, stacks[i])
+            short = short or blind < nominal
             if blind:
                 bets[i] = blind
                 stacks[i] -= blind
                 events.append(BlindPosted(i, blind))
         self._max_bet = max(bets)
+        self._opener = _preflop_opener(bets, forced.blinds) if short else forced.opener
         # Hole cards go one at a time round the table from player 0, twice: player i gets the
         # i-th and the (n + i)-th cards dealt.
         deck = self._take(2 * n)
-        hole_cards, lines = self._hole_cards, self._phh_actions
+        hole_cards = self._hole_cards
         for i in range(n):
-            first, second = cards = deck[i], deck[n + i]
+            cards = deck[i], deck[n + i]
             hole_cards.append(cards)
             events.append(HoleCardsDealt(i, cards))
-            lines.append(f"d dh p{i + 1} {CARD_TEXT[first]}{CARD_TEXT[second]}")
         self._begin_betting()
 
     def _post_antes(self, nominal: Sequence[int]) -> None:
@@ -798,12 +820,8 @@ class Hand:
     def _begin_betting(self) -> None:
         n = self._player_count
         bets = self._bets
-        # The player after the biggest blind opens preflop; after the flop, player 0 does.
-        if self._street is _PREFLOP:
-            blinds = self._blinds
-            key = max((bets[i] if blinds[i] > 0 else 0, i) for i in range(n))
-            self._opener = (key[1] + 1) % n
-        else:
+        # Preflop, ``_start`` has found the opener (after the biggest blind); later, player 0.
+        if self._street is not _PREFLOP:
             self._opener = 0
         live, stacks = self._live, self._stacks
         # A player whose every chip is covered by nobody else has no one left to bet against.
