@@ -215,30 +215,36 @@ def _preflop_opener(bets: Sequence[int], blinds: Sequence[int]) -> int:
     return (key[1] + 1) % len(bets)
 
 
-_FORCED_BETS: dict[int, tuple[Stakes, _ForcedBets]] = {}
+_FORCED_BETS: dict[Stakes, _ForcedBets] = {}
+_FORCED_BETS_BY_ID: dict[int, tuple[Stakes, _ForcedBets]] = {}
 _FORCED_BETS_KEPT = 256
 
 
 def _forced_bets(stakes: Stakes) -> _ForcedBets:
-    """Each player's nominal ante and blind, worked out once per ``Stakes`` object: a
-    simulation deals hand after hand with the same one. Keyed by identity, which costs
-    nothing to look up (hashing the stakes costs more than this saves); each entry keeps its
-    stakes alive, so no other object can take its id while it is cached. The cache forgets
-    everything when it is full."""
-    entry = _FORCED_BETS.get(id(stakes))
+    """Each player's nominal ante and blind, worked out once per stakes. A simulation deals
+    hand after hand with the same ``Stakes`` object, found by identity at no cost (hashing the
+    stakes costs a fifth of a deal); replays and tables make equal ones, found by value. Each
+    identity entry keeps its stakes alive, so no other object can take its id while it is
+    cached. Both caches forget everything when they are full."""
+    entry = _FORCED_BETS_BY_ID.get(id(stakes))
     if entry is not None and entry[0] is stakes:
         return entry[1]
-    if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
-        _FORCED_BETS.clear()
-    players = range(stakes.players)
-    blinds = tuple(stakes.blind_of(i) for i in players)
-    table = _ForcedBets(
-        tuple(stakes.ante_of(i) for i in players),
-        blinds,
-        tuple((i, blind) for i, blind in enumerate(blinds) if blind),
-        _preflop_opener(blinds, blinds),
-    )
-    _FORCED_BETS[id(stakes)] = (stakes, table)
+    table = _FORCED_BETS.get(stakes)
+    if table is None:
+        players = range(stakes.players)
+        blinds = tuple(stakes.blind_of(i) for i in players)
+        table = _ForcedBets(
+            tuple(stakes.ante_of(i) for i in players),
+            blinds,
+            tuple((i, blind) for i, blind in enumerate(blinds) if blind),
+            _preflop_opener(blinds, blinds),
+        )
+        if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
+            _FORCED_BETS.clear()
+        _FORCED_BETS[stakes] = table
+    if len(_FORCED_BETS_BY_ID) >= _FORCED_BETS_KEPT:
+        _FORCED_BETS_BY_ID.clear()
+    _FORCED_BETS_BY_ID[id(stakes)] = (stakes, table)
     return table
 
 
@@ -341,6 +347,8 @@ class Hand:
     _bounty_net: tuple[int, ...] = ()
     _bounty_winners: frozenset[int] = frozenset()
     _after_hand_lines: tuple[str, ...] = ()
+    _showdown_pots: tuple[Pot, ...] = ()
+    """The pots during a manual showdown, asked at every show or muck; a muck changes them."""
 
     # ----------------------------------------------------------------- what the hand says
 
@@ -533,7 +541,7 @@ class Hand:
         return turn
 
     def _showdown_choices(self, player: int) -> LegalActions:
-        alone = any(pot.eligible == (player,) for pot in self.pots())
+        alone = any(pot.eligible == (player,) for pot in self._showdown_pots)
         return LegalActions(
             player=player,
             can_fold=False,
@@ -952,6 +960,7 @@ class Hand:
         )
         if self._showdown_mode is _MANUAL and queue:
             self._phase = _SHOWDOWN
+            self._showdown_pots = tuple(self.pots())
             return
         # When anyone is all-in every hand is tabled; otherwise a hand that can no longer win
         # anything is mucked unseen.
@@ -1011,6 +1020,8 @@ class Hand:
     def _muck(self, player: int) -> None:
         self._live[player] = False
         self._live_count -= 1
+        if self._phase is _SHOWDOWN:
+            self._showdown_pots = tuple(self.pots())
         self._events.append(CardsMucked(player))
         self._phh_actions.append(f"p{player + 1} sm")
 

@@ -244,7 +244,7 @@ def _read_dumps_layout(text: str) -> dict[str, Any]:
             # Every action line ends with a comma (``dumps``): one JSON array reads them all.
             value = "[" + "".join(lines[position:end]).rstrip().removesuffix(",") + "]"
             position = end + 1
-        table[key] = json.loads(value, parse_float=_no_float, parse_constant=_no_float)
+        table[key] = _JSON_VALUES.decode(value)
     return document
 
 
@@ -259,6 +259,10 @@ def _is_bare_key(name: str) -> bool:
 
 def _no_float(text: str) -> Any:
     raise ValueError(f"{text}: TOML and JSON floats differ; tomllib reads it")
+
+
+_JSON_VALUES = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_float)
+"""One decoder for every value (``json.loads`` with options builds a decoder per call)."""
 
 
 def hand_tables(document: Mapping[str, Any]) -> list[tuple[str | None, Mapping[str, Any]]]:
@@ -446,7 +450,7 @@ def _parse_player(label: str, players: int) -> int:
 
 def parse_action(text: str, players: int) -> _Line | None:
     """Parse one action line; ``None`` for an empty line or a bare comment."""
-    words = text.split("#", 1)[0].split()
+    words = (text.split("#", 1)[0] if "#" in text else text).split()
     match words:
         case []:
             return None
@@ -573,6 +577,8 @@ def _choose_runs(hand: Hand, count: int) -> None:
 
 def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Action, bool] | None:
     """The engine action for a line, or a check/fold for a skipped player (``repaired``)."""
+    if type(line) is _DealHole:
+        return None  # the hole cards are in the deck already
     turn = hand.turn
     # The betting choices, if any.
     legal = None if turn is None or turn.at_showdown or turn.max_run_count else turn
@@ -591,15 +597,19 @@ def _engine_action(hand: Hand, line: _Line, board_seen: int) -> tuple[int, Actio
                     return player, Show() if verb == "show" else Muck(), False
             elif legal is not None and legal.player == player:
                 if verb == "f":
-                    return player, Fold(), False
+                    return player, _FOLD, False
                 if verb == "cc":
-                    return player, Check() if legal.can_check else Call(), False
+                    return player, _CHECK if legal.can_check else _CALL, False
                 assert amount is not None
                 return player, RaiseTo(amount), False
     if legal is None:
         raise _OutOfTurn(hand, "this action is not possible at this point of the hand")
     # PokerKit's repair: the skipped player checks if they can, else folds.
-    return legal.player, Check() if legal.can_check else Fold(), True
+    return legal.player, _CHECK if legal.can_check else _FOLD, True
+
+
+# The actions without fields are values: one of each serves every line.
+_FOLD, _CHECK, _CALL = Fold(), Check(), Call()
 
 
 def _board_cards_dealt(hand: Hand) -> list[Card]:
