@@ -249,13 +249,15 @@ def _forced_bets(stakes: Stakes) -> _ForcedBets:
 
 
 def _randbelow_of(rng: random.Random | None) -> Callable[[int], int] | None:
-    """``rng.randrange`` for one bound, or None for a given deck. ``randrange(k)`` is
-    ``_randbelow(k)`` after argument checks; calling it directly draws the same numbers a good
-    deal faster (as ``engine.blackjack.Shoe`` does). Generators without it keep ``randrange``."""
+    """``rng.randrange`` for one bound, or None for a given deck. The stock ``randrange(k)`` is
+    ``_randbelow(k)`` after argument checks; calling that directly draws the same numbers a good
+    deal faster. A generator with its own ``randrange`` (tests stack decks that way) keeps it."""
     if rng is None:
         return None
-    randbelow: Callable[[int], int] = getattr(rng, "_randbelow", rng.randrange)
-    return randbelow
+    if type(rng).randrange is random.Random.randrange and hasattr(rng, "_randbelow"):
+        randbelow: Callable[[int], int] = rng._randbelow
+        return randbelow
+    return rng.randrange
 
 
 def _card_source(
