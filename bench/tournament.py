@@ -159,7 +159,7 @@ def main() -> None:
         f"{args.entries:,}-entry MTT ({','.join(mix)}): {elapsed:.1f} s ({cpu:.1f} s CPU), "
         f"{hands:,} hands, {rate:,.0f} hands/s ({hands / cpu:,.0f} per CPU second), up to "
         f"{watcher.most_tables} tables, final table from hand {watcher.final_table_at:,}; "
-        f"moves: {moves}"
+        f"moves: {moves} (goal: to the end in < 60 s)"
     )
     print(
         f"  of which the tournament model: {model:.2f} s CPU ({100 * model / cpu:.1f}%, "

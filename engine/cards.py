@@ -150,7 +150,7 @@ class Card(int):
         return True
 
     def __str__(self) -> str:
-        return _RANK_CHARS[self >> 2] + "cdhs"[self & 3]
+        return CARD_TEXT[self]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -164,6 +164,10 @@ _SUITS = tuple(Suit)
 
 DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 """All 52 cards in id order; cards are interned, so ``Card.of`` and parsing return these."""
+
+CARD_TEXT: tuple[str, ...] = tuple(_RANK_CHARS[i >> 2] + "cdhs"[i & 3] for i in range(52))
+"""Each card's text (``"As"``) by id: hand histories write a line per action, and indexing this
+costs a fraction of a ``str(card)`` call."""
 
 _SUIT_INPUT = {
     "c": 0, "d": 1, "h": 2, "s": 3,
@@ -217,7 +221,9 @@ def parse_cards(text: str) -> list[Card]:
 
 def format_cards(cards: Iterable[Card], *, symbols: bool = False, sep: str = " ") -> str:
     """Write cards as ``"As Kd"`` (or ``"A♠ K♦"`` with ``symbols``)."""
-    return sep.join(card.symbol if symbols else str(card) for card in cards)
+    if symbols:
+        return sep.join([card.symbol for card in cards])
+    return sep.join([CARD_TEXT[card] for card in cards])
 
 
 def new_rng(seed: int | None = None) -> random.Random:

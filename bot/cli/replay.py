@@ -62,7 +62,7 @@ def _replayed(path: str) -> Iterator[str | CliError]:
     """Each hand of ``path`` as its JSON line, or the error that names what is wrong."""
     name = "<stdin>" if path == STDIN else path
     try:
-        document = tomllib.loads(_read(path))
+        document = phh.read_toml(_read(path))
         hands = phh.hand_tables(document)
     except CliError as error:
         yield error

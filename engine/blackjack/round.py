@@ -125,6 +125,29 @@ _SURRENDERED: Final = BlackjackHandStatus.SURRENDERED
 _NATURAL: Final = BlackjackHandStatus.BLACKJACK
 
 
+# Enum members as module constants for the hot path: in Python 3.11 reading ``Phase.OVER`` costs
+# several times reading a global, and a simulated round asks a dozen such questions.
+_READY: Final = Phase.READY
+_INSURANCE_PHASE: Final = Phase.INSURANCE
+_PLAYERS: Final = Phase.PLAYERS
+_OVER: Final = Phase.OVER
+_HIT_ACTION: Final = Action.HIT
+_STAND_ACTION: Final = Action.STAND
+_DOUBLE_ACTION: Final = Action.DOUBLE
+_SPLIT_ACTION: Final = Action.SPLIT
+_INSURE_ACTION: Final = Action.INSURE
+_EVEN_MONEY_ACTION: Final = Action.EVEN_MONEY
+_BLACKJACK_OUTCOME: Final = Outcome.BLACKJACK
+_WIN: Final = Outcome.WIN
+_PUSH: Final = Outcome.PUSH
+_LOSS: Final = Outcome.LOSS
+_BUST_OUTCOME: Final = Outcome.BUST
+_SURRENDER_OUTCOME: Final = Outcome.SURRENDER
+_EVEN_MONEY_OUTCOME: Final = Outcome.EVEN_MONEY
+_TIES_PUSH: Final = Ties.PUSH
+_LATE_SURRENDER: Final = Surrender.LATE
+
+
 class _Hand:
     """A player hand in play (mutable, private to the round)."""
 
@@ -266,7 +289,7 @@ class Round:
         self._by_seat = {entry.seat: entry for entry in seats}
         self._record = record_events
         self._events: list[Event] | None = [] if record_events else None
-        self._phase = Phase.READY
+        self._phase = _READY
         self._dealer: list[int] = []
         self._dealer_hard = 0
         self._dealer_ace = False
@@ -282,7 +305,7 @@ class Round:
         self._max_hands = rules.max_hands
         self._resplit_aces = rules.resplit_aces
         self._hit_split_aces = rules.hit_split_aces
-        self._surrender = rules.surrender is Surrender.LATE
+        self._surrender = rules.surrender is _LATE_SURRENDER
         self._double_ok = _double_table(rules.double)
         self._deal()
 
@@ -322,7 +345,7 @@ class Round:
     @property
     def is_complete(self) -> bool:
         """Whether every bet is settled."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -346,16 +369,16 @@ class Round:
 
         While insurance is offered any pending seat may decide; this is the lowest of them.
         """
-        if self._phase is Phase.PLAYERS and self._current is not None:
+        if self._phase is _PLAYERS and self._current is not None:
             return self._current.seat, self._current.index
-        if self._phase is Phase.INSURANCE:
+        if self._phase is _INSURANCE_PHASE:
             return self._pending_insurance[0], 0
         return None
 
     @property
     def pending_insurance(self) -> tuple[int, ...]:
         """Seats that still have to decide on insurance or even money."""
-        return tuple(self._pending_insurance) if self._phase is Phase.INSURANCE else ()
+        return tuple(self._pending_insurance) if self._phase is _INSURANCE_PHASE else ()
 
     def legal_actions(self, seat: int | None = None) -> frozenset[Action]:
         """Exactly the actions ``act`` accepts from ``seat`` now (empty if it is not its turn).
@@ -381,11 +404,11 @@ class Round:
         balance and escrow the chips first, then act.
         """
         self._check(seat, action)
-        if action is Action.DOUBLE or action is Action.SPLIT:
+        if action is _DOUBLE_ACTION or action is _SPLIT_ACTION:
             hand = self._current
             assert hand is not None
             return hand.stake
-        if action is Action.INSURE:
+        if action is _INSURE_ACTION:
             return Rules.insurance_stake(self._by_seat[seat].bet)
         return 0
 
@@ -399,7 +422,7 @@ class Round:
         mask = self._mask_of(seat)
         if not mask:
             raise NotYourTurnError(f"seat {seat} has nothing to decide now")
-        if self._phase is Phase.INSURANCE:
+        if self._phase is _INSURANCE_PHASE:
             entry = self._by_seat[seat]
             hand = entry.hands[0]
         else:
@@ -422,6 +445,27 @@ class Round:
             from_split=hand.from_split,
             rules=self.rules,
         )
+
+    def chart_situation(self, seat: int) -> tuple[bool, int, int, bool, int, int]:
+        """What a chart strategy reads of ``decision(seat)``: whether insurance is asked, the
+        legal actions (as a bit mask), the card value of a two-card pair (0 for any other
+        hand), whether the total is soft, the total, and the dealer's up card's value (1 for an
+        ace). ``engine.blackjack.sim`` asks a chart strategy (basic, dealer, simple) once per
+        situation instead of building a ``Decision`` at every decision."""
+        mask = self._mask_of(seat)
+        if not mask:
+            raise NotYourTurnError(f"seat {seat} has nothing to decide now")
+        insurance = self._phase is _INSURANCE_PHASE
+        hand = self._by_seat[seat].hands[0] if insurance else self._current
+        assert hand is not None
+        cards = hand.cards
+        pair = 0
+        if len(cards) == 2 and VALUE_OF_ID[cards[0]] == VALUE_OF_ID[cards[1]]:
+            pair = VALUE_OF_ID[cards[0]]
+        hard = hand.hard
+        soft = hand.ace and hard <= 11
+        total = hard + 10 if soft else hard
+        return insurance, mask, pair, soft, total, VALUE_OF_ID[self._dealer[0]]
 
     def opening_cards(self, seat: int) -> tuple[Card, Card]:
         """The seat's first two cards as dealt, whatever was split since (the cards side bets
@@ -488,11 +532,11 @@ class Round:
             hands=tuple(self._hand_view(hand) for hand in entry.hands),
             insurance=entry.insurance,
             insurance_result=insurance,
-            net=entry.net if self._phase is Phase.OVER else None,
+            net=entry.net if self._phase is _OVER else None,
         )
 
     def _hand_view(self, hand: _Hand) -> HandView:
-        acting = hand is self._current and self._phase is Phase.PLAYERS
+        acting = hand is self._current and self._phase is _PLAYERS
         result = None
         if hand.outcome is not None:
             result = HandResult(hand.seat, hand.index, hand.outcome, hand.stake, hand.payout)
@@ -543,7 +587,7 @@ class Round:
             ]
             if pending:
                 self._pending_insurance = pending
-                self._phase = Phase.INSURANCE
+                self._phase = _INSURANCE_PHASE
                 if events is not None:
                     events.append(InsuranceOffered(tuple(pending)))
                 return
@@ -552,7 +596,7 @@ class Round:
     def act(self, seat: int, action: Action) -> list[Event]:
         """Apply ``seat``'s ``action`` and everything that follows until the next decision."""
         phase = self._phase
-        if phase is Phase.PLAYERS:
+        if phase is _PLAYERS:
             hand = self._current
             bit = _BIT.get(action, 0) if isinstance(action, Action) else 0
             if hand is None or hand.seat != seat or type(seat) is not int or not self._mask & bit:
@@ -560,18 +604,18 @@ class Round:
             assert hand is not None
             events = self._events
             first_new = len(events) if events is not None else 0
-            if action is Action.HIT:
+            if action is _HIT_ACTION:
                 self._hit(hand)
-            elif action is Action.STAND:
+            elif action is _STAND_ACTION:
                 hand.status = _STOOD
                 if events is not None:
                     hard = hand.hard
                     total = hard + 10 if hand.ace and hard <= 11 else hard
                     events.append(HandStood(seat, hand.index, total))
                 self._advance()
-            elif action is Action.DOUBLE:
+            elif action is _DOUBLE_ACTION:
                 self._double(hand)
-            elif action is Action.SPLIT:
+            elif action is _SPLIT_ACTION:
                 self._split(hand)
             else:
                 self._surrender_hand(hand)
@@ -584,19 +628,19 @@ class Round:
 
     def hit(self, seat: int) -> list[Event]:
         """``act(seat, Action.HIT)``."""
-        return self.act(seat, Action.HIT)
+        return self.act(seat, _HIT_ACTION)
 
     def stand(self, seat: int) -> list[Event]:
         """``act(seat, Action.STAND)``."""
-        return self.act(seat, Action.STAND)
+        return self.act(seat, _STAND_ACTION)
 
     def double(self, seat: int) -> list[Event]:
         """``act(seat, Action.DOUBLE)``."""
-        return self.act(seat, Action.DOUBLE)
+        return self.act(seat, _DOUBLE_ACTION)
 
     def split(self, seat: int) -> list[Event]:
         """``act(seat, Action.SPLIT)``."""
-        return self.act(seat, Action.SPLIT)
+        return self.act(seat, _SPLIT_ACTION)
 
     def surrender(self, seat: int) -> list[Event]:
         """``act(seat, Action.SURRENDER)``."""
@@ -604,11 +648,11 @@ class Round:
 
     def insure(self, seat: int) -> list[Event]:
         """``act(seat, Action.INSURE)``."""
-        return self.act(seat, Action.INSURE)
+        return self.act(seat, _INSURE_ACTION)
 
     def take_even_money(self, seat: int) -> list[Event]:
         """``act(seat, Action.EVEN_MONEY)``."""
-        return self.act(seat, Action.EVEN_MONEY)
+        return self.act(seat, _EVEN_MONEY_ACTION)
 
     def decline_insurance(self, seat: int) -> list[Event]:
         """``act(seat, Action.NO_INSURANCE)``."""
@@ -618,10 +662,10 @@ class Round:
 
     def _mask_of(self, seat: int) -> int:
         phase = self._phase
-        if phase is Phase.PLAYERS:
+        if phase is _PLAYERS:
             current = self._current
             return self._mask if current is not None and current.seat == seat else 0
-        if phase is Phase.INSURANCE and seat in self._pending_insurance:
+        if phase is _INSURANCE_PHASE and seat in self._pending_insurance:
             entry = self._by_seat[seat]
             if entry.hands[0].status is _NATURAL:
                 return _EVEN_MONEY | _NO_INSURANCE
@@ -637,14 +681,14 @@ class Round:
         if seat not in self._by_seat:
             raise BetError(f"seat {seat} is not playing this round")
         phase = self._phase
-        if phase is Phase.READY:
+        if phase is _READY:
             raise RoundStateError("the cards have not been dealt yet")
-        if phase is Phase.OVER:
+        if phase is _OVER:
             raise RoundStateError("the round is over")
         mask = self._mask_of(seat)
         if not mask:
             who = self.to_act
-            if phase is Phase.INSURANCE:
+            if phase is _INSURANCE_PHASE:
                 raise NotYourTurnError(f"seat {seat} has already decided on insurance")
             raise NotYourTurnError(
                 f"it is not seat {seat}'s turn" + (f" (seat {who[0]} is to act)" if who else "")
@@ -654,20 +698,20 @@ class Round:
 
     def _refusal(self, seat: int, action: Action) -> str:
         """Why ``action`` is not allowed for ``seat`` now, in words a player understands."""
-        if self._phase is Phase.INSURANCE:
-            if action in (Action.INSURE, Action.EVEN_MONEY, Action.NO_INSURANCE):
-                if action is Action.INSURE:
+        if self._phase is _INSURANCE_PHASE:
+            if action in (_INSURE_ACTION, _EVEN_MONEY_ACTION, Action.NO_INSURANCE):
+                if action is _INSURE_ACTION:
                     return "with a blackjack you are offered even money, not insurance"
                 return "even money is only offered on a blackjack"
             return "decide on insurance first"
         hand = self._current
         assert hand is not None
         rules = self.rules
-        if action in (Action.INSURE, Action.EVEN_MONEY, Action.NO_INSURANCE):
+        if action in (_INSURE_ACTION, _EVEN_MONEY_ACTION, Action.NO_INSURANCE):
             return "insurance is not on offer now"
-        if hand.split_aces and not rules.hit_split_aces and action is not Action.SPLIT:
+        if hand.split_aces and not rules.hit_split_aces and action is not _SPLIT_ACTION:
             return "split aces get one card each"
-        if action is Action.DOUBLE:
+        if action is _DOUBLE_ACTION:
             if len(hand.cards) != 2:
                 return "you can only double on your first two cards"
             if rules.double is DoubleRule.NONE:
@@ -675,7 +719,7 @@ class Round:
             if hand.from_split and not rules.das:
                 return "doubling after a split is not allowed at this table"
             return f"at this table you may only double on hard {rules.double.value}"
-        if action is Action.SPLIT:
+        if action is _SPLIT_ACTION:
             cards = hand.cards
             if len(cards) != 2 or VALUE_OF_ID[cards[0]] != VALUE_OF_ID[cards[1]]:
                 return "you can only split a pair"
@@ -725,7 +769,7 @@ class Round:
         events = self._events
         if events is not None:
             events.append(HandBusted(hand.seat, hand.index, hand.hard))
-        self._settle(hand, Outcome.BUST, 0)
+        self._settle(hand, _BUST_OUTCOME, 0)
 
     def _double(self, hand: _Hand) -> None:
         extra = hand.stake
@@ -733,7 +777,7 @@ class Round:
         hand.doubled = True
         events = self._events
         if events is not None:
-            events.append(StakeAdded(hand.seat, hand.index, extra, Action.DOUBLE))
+            events.append(StakeAdded(hand.seat, hand.index, extra, _DOUBLE_ACTION))
             events.append(HandDoubled(hand.seat, hand.index))
         self._give(hand, self._draw())
         if hand.hard > 21:
@@ -761,7 +805,7 @@ class Round:
         new.cards.append(second)
         events = self._events
         if events is not None:
-            events.append(StakeAdded(hand.seat, new.index, new.stake, Action.SPLIT))
+            events.append(StakeAdded(hand.seat, new.index, new.stake, _SPLIT_ACTION))
             events.append(HandSplit(hand.seat, hand.index, new.index))
         self._second_card(entry, hand)
         if hand.status is _WAITING:
@@ -792,7 +836,7 @@ class Round:
             events.append(HandSurrendered(hand.seat, hand.index))
         # Without a peek the dealer may still turn up a blackjack and take the whole bet.
         if self._peek or not self._dealer_may_have_blackjack():
-            self._settle(hand, Outcome.SURRENDER, Rules.surrender_refund(hand.stake))
+            self._settle(hand, _SURRENDER_OUTCOME, Rules.surrender_refund(hand.stake))
         self._advance()
 
     def _mask_for(self, entry: _Seat, hand: _Hand) -> int:
@@ -849,17 +893,17 @@ class Round:
     def _decide_insurance(self, entry: _Seat, action: Action) -> None:
         events = self._events
         seat = entry.seat
-        if action is Action.INSURE:
+        if action is _INSURE_ACTION:
             stake = Rules.insurance_stake(entry.bet)
             entry.insurance = stake
             if events is not None:
-                events.append(StakeAdded(seat, 0, stake, Action.INSURE))
+                events.append(StakeAdded(seat, 0, stake, _INSURE_ACTION))
                 events.append(InsuranceTaken(seat, stake))
-        elif action is Action.EVEN_MONEY:
+        elif action is _EVEN_MONEY_ACTION:
             hand = entry.hands[0]
             if events is not None:
                 events.append(EvenMoneyTaken(seat))
-            self._settle(hand, Outcome.EVEN_MONEY, 2 * hand.stake)
+            self._settle(hand, _EVEN_MONEY_OUTCOME, 2 * hand.stake)
         elif events is not None:
             events.append(InsuranceDeclined(seat))
         self._pending_insurance.remove(seat)
@@ -896,8 +940,8 @@ class Round:
             for entry in self._seats:
                 hand = entry.hands[0]
                 if hand.status is _NATURAL and hand.outcome is None:
-                    self._settle(hand, Outcome.BLACKJACK, self.rules.blackjack_payout(hand.stake))
-        self._phase = Phase.PLAYERS
+                    self._settle(hand, _BLACKJACK_OUTCOME, self.rules.blackjack_payout(hand.stake))
+        self._phase = _PLAYERS
         self._advance()
 
     # ----------------------------------------------------------------------------- dealer
@@ -934,9 +978,9 @@ class Round:
                 events.append(DealerStood(21, True))
             for hand in waiting:
                 if hand.status is _NATURAL:
-                    self._settle(hand, Outcome.PUSH, hand.stake)
+                    self._settle(hand, _PUSH, hand.stake)
                 else:
-                    self._settle(hand, Outcome.LOSS, 0)
+                    self._settle(hand, _LOSS, 0)
         else:
             if any(hand.status is _STOOD for hand in waiting):
                 self._dealer_play()
@@ -948,30 +992,30 @@ class Round:
                 else:
                     events.append(DealerStood(dealer_total, False))
             self._settle_against(dealer_total, waiting)
-        self._phase = Phase.OVER
+        self._phase = _OVER
         if events is not None:
             events.append(RoundEnded())
 
     def _settle_against(self, dealer_total: int, waiting: list[_Hand]) -> None:
         """Settle the hands still open against the dealer's final total (no blackjack)."""
         rules = self.rules
-        ties_push = rules.ties is Ties.PUSH
+        ties_push = rules.ties is _TIES_PUSH
         for hand in waiting:
             status = hand.status
             if status is _NATURAL:
-                self._settle(hand, Outcome.BLACKJACK, rules.blackjack_payout(hand.stake))
+                self._settle(hand, _BLACKJACK_OUTCOME, rules.blackjack_payout(hand.stake))
             elif status is _SURRENDERED:
-                self._settle(hand, Outcome.SURRENDER, Rules.surrender_refund(hand.stake))
+                self._settle(hand, _SURRENDER_OUTCOME, Rules.surrender_refund(hand.stake))
             else:
                 hard = hand.hard
                 total = hard + 10 if hand.ace and hard <= 11 else hard
                 stake = hand.stake
                 if dealer_total > 21 or total > dealer_total:
-                    self._settle(hand, Outcome.WIN, 2 * stake)
+                    self._settle(hand, _WIN, 2 * stake)
                 elif total == dealer_total and ties_push:
-                    self._settle(hand, Outcome.PUSH, stake)
+                    self._settle(hand, _PUSH, stake)
                 else:
-                    self._settle(hand, Outcome.LOSS, 0)
+                    self._settle(hand, _LOSS, 0)
 
     def _dealer_play(self) -> None:
         draw = self._draw

@@ -7,6 +7,7 @@ from enum import Enum
 
 from engine.errors import ActionNotAllowedError, EngineError, MalformedInputError
 from engine.holdem.errors import HandCompleteError, RaiseAmountError
+from engine.values import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,7 @@ class ActionKind(Enum):
     """Raised an existing bet."""
 
 
+@quick_init  # built at every action: see engine.values
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """The choices of the player to act: the one source of what ``Hand.act`` accepts.

@@ -1,6 +1,7 @@
 """What happened in a hand. Events are past-tense values; ``HoleCardsDealt`` is private.
 
 Players are numbered in PHH order: 0 is the first seat left of the button, the last is the button.
+The events every hand makes are built with ``quick_init`` (see ``engine.values``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from engine.cards import Card
 from engine.holdem.actions import ActionKind
 from engine.holdem.streets import Street
+from engine.values import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,7 @@ class AntePosted:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BlindPosted:
     """A player posted a blind or straddle (possibly all-in for less)."""
@@ -28,6 +31,7 @@ class BlindPosted:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HoleCardsDealt:
     """A player received hole cards. Private to that player until they are shown."""
@@ -41,6 +45,7 @@ class HoleCardsDealt:
         return self.player
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerActed:
     """A player folded, checked, called, bet or raised.
@@ -56,6 +61,7 @@ class PlayerActed:
     all_in: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BetReturned:
     """The uncalled part of a bet went back to the player."""
@@ -64,6 +70,7 @@ class BetReturned:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
     """Community cards were dealt on ``street`` (the flop, turn or river).
@@ -78,6 +85,7 @@ class BoardDealt:
     board: int = 0
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsShown:
     """A player showed their hole cards at showdown."""
@@ -87,6 +95,7 @@ class CardsShown:
     description: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsMucked:
     """A player threw their hand away at showdown without showing it."""
@@ -94,6 +103,7 @@ class CardsMucked:
     player: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded:
     """A pot (0 = main, then side pots) was won.
@@ -113,6 +123,7 @@ class PotAwarded:
     and each part is awarded on its own board: one event per pot and board."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandEnded:
     """The hand is over: the final stacks, and each player's net result."""

@@ -33,12 +33,13 @@ from __future__ import annotations
 import random
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
-from engine.cards import DECK, Card, Rank, format_cards
+from engine.cards import CARD_TEXT, DECK, Card, Rank, format_cards
 from engine.errors import ActionNotAllowedError, NotYourTurnError
-from engine.evaluate import HandValue, evaluate
+from engine.evaluate import HandValue, evaluate, evaluate_distinct
 from engine.holdem.actions import (
     Action,
     ActionKind,
@@ -74,7 +75,7 @@ from engine.holdem.events import (
     RunCountSettled,
 )
 from engine.holdem.options import PLAIN, HandOptions
-from engine.holdem.pots import Pot, build_pots, split
+from engine.holdem.pots import Pot, build_pots, split, without
 from engine.holdem.stakes import Stakes
 from engine.holdem.streets import Street
 
@@ -82,6 +83,17 @@ MAX_PLAYERS = 22
 """52 cards hold 22 players' hole cards, three burns and a board."""
 
 BOARD_CARDS_BY_STREET = (0, 3, 1, 1)
+
+# Tables worked out once for the hot path (bench/holdem_engine.py): every action of every hand
+# wrote its PHH line with an f-string and walked the table with modular arithmetic, and those
+# small costs were a measurable share of a hand.
+_FOLD_LINES = tuple(f"p{i + 1} f" for i in range(MAX_PLAYERS))
+_CALL_LINES = tuple(f"p{i + 1} cc" for i in range(MAX_PLAYERS))
+_ROTATIONS = tuple(
+    tuple(tuple((start + k) % n for k in range(n)) for start in range(n))
+    for n in range(MAX_PLAYERS + 1)
+)
+"""``_ROTATIONS[n][start]``: the players of an ``n``-handed hand in turn order from ``start``."""
 
 
 def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] = ()) -> list[Card]:
@@ -104,6 +116,11 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
             position += 1
     deck.extend(spare)
     return deck
+
+
+def _board_line(cards: Sequence[Card]) -> str:
+    """The PHH line that deals these board cards."""
+    return "d db " + "".join([CARD_TEXT[card] for card in cards])
 
 
 def _check_options(options: HandOptions, n: int) -> None:
@@ -161,6 +178,88 @@ class ShowdownMode(Enum):
     """Each player must ``Show`` or ``Muck`` in turn, as a hand history dictates."""
 
 
+# Enum members as module constants for the hot path: in Python 3.11 reading ``Phase.BETTING``
+# costs several times reading a global, and the hand loop asks such questions at every action.
+_BETTING = Phase.BETTING
+_SHOWDOWN = Phase.SHOWDOWN
+_RUN_COUNT = Phase.RUN_COUNT
+_COMPLETE = Phase.COMPLETE
+_MANUAL = ShowdownMode.MANUAL
+_PREFLOP = Street.PREFLOP
+_RIVER = Street.RIVER
+_NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER)
+"""The street after each street (``Street(street + 1)`` is a slow enum call)."""
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+
+
+@dataclass(frozen=True, slots=True)
+class _ForcedBets:
+    """The forced bets of each player (PHH order) for some stakes."""
+
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    blinds_owed: tuple[tuple[int, int], ...]
+    """(player, blind) of every player who owes a blind or straddle, in player order."""
+    opener: int
+    """Who acts first preflop when every blind is posted in full (see ``_preflop_opener``)."""
+
+
+def _preflop_opener(bets: Sequence[int], blinds: Sequence[int]) -> int:
+    """The player after the biggest blind posted opens preflop (the last such player on a
+    tie; when no blind was posted, player 0)."""
+    key = max((bets[i] if blinds[i] > 0 else 0, i) for i in range(len(bets)))
+    return (key[1] + 1) % len(bets)
+
+
+_FORCED_BETS: dict[Stakes, _ForcedBets] = {}
+_FORCED_BETS_BY_ID: dict[int, tuple[Stakes, _ForcedBets]] = {}
+_FORCED_BETS_KEPT = 256
+
+
+def _forced_bets(stakes: Stakes) -> _ForcedBets:
+    """Each player's nominal ante and blind, worked out once per stakes. A simulation deals
+    hand after hand with the same ``Stakes`` object, found by identity at no cost (hashing the
+    stakes costs a fifth of a deal); replays and tables make equal ones, found by value. Each
+    identity entry keeps its stakes alive, so no other object can take its id while it is
+    cached. Both caches forget everything when they are full."""
+    entry = _FORCED_BETS_BY_ID.get(id(stakes))
+    if entry is not None and entry[0] is stakes:
+        return entry[1]
+    table = _FORCED_BETS.get(stakes)
+    if table is None:
+        players = range(stakes.players)
+        blinds = tuple(stakes.blind_of(i) for i in players)
+        table = _ForcedBets(
+            tuple(stakes.ante_of(i) for i in players),
+            blinds,
+            tuple((i, blind) for i, blind in enumerate(blinds) if blind),
+            _preflop_opener(blinds, blinds),
+        )
+        if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
+            _FORCED_BETS.clear()
+        _FORCED_BETS[stakes] = table
+    if len(_FORCED_BETS_BY_ID) >= _FORCED_BETS_KEPT:
+        _FORCED_BETS_BY_ID.clear()
+    _FORCED_BETS_BY_ID[id(stakes)] = (stakes, table)
+    return table
+
+
+def _randbelow_of(rng: random.Random | None) -> Callable[[int], int] | None:
+    """``rng.randrange`` for one bound, or None for a given deck. The stock ``randrange(k)`` is
+    ``_randbelow(k)`` after argument checks; calling that directly draws the same numbers a good
+    deal faster. A generator with its own ``randrange`` (tests stack decks that way) keeps it."""
+    if rng is None:
+        return None
+    if type(rng).randrange is random.Random.randrange and hasattr(rng, "_randbelow"):
+        randbelow: Callable[[int], int] = rng._randbelow
+        return randbelow
+    return rng.randrange
+
+
 def _card_source(
     deck: Sequence[Card] | None, rng: random.Random | None, players: int, boards: int
 ) -> tuple[list[Card], random.Random | None]:
@@ -210,14 +309,17 @@ class Hand:
         self._contributed: list[int] = [0] * n
         self._dead_money = 0
         self._live: list[bool] = [True] * n
+        self._live_count = n
+        self._max_bet = 0
         self._shown: list[bool] = [False] * n
         self._hole_cards: list[tuple[Card, Card]] = []
         self._board: list[Card] = []
-        self._street = Street.PREFLOP
-        self._phase = Phase.BETTING
+        self._street = _PREFLOP
+        self._phase = _BETTING
         self._action_count = 0
         self._events: list[Event] = []
         self._phh_actions: list[str] = []
+        """Every PHH line after the deal lines (``phh_actions`` writes those)."""
         self._deck = cards
         self._dealt = 0
         self._actors: deque[int] = deque()
@@ -227,10 +329,10 @@ class Hand:
         self._opener = 0
         self._showdown_queue: deque[int] = deque()
         self._runout = False
-        self._values: dict[int | tuple[int, int], HandValue] = {}
-        self._blinds = [stakes.blind_of(i) for i in range(n)]
+        self._values: dict[int, list[HandValue]] = {}
+        forced = _forced_bets(stakes)
         self._legal: tuple[int, LegalActions] | None = None
-        self._start()
+        self._start(forced)
 
     # The state of the home-game options. A plain hand never touches it, so it starts as these
     # class-wide immutable values and a hand replaces (never mutates) them: building it for
@@ -247,6 +349,8 @@ class Hand:
     _bounty_net: tuple[int, ...] = ()
     _bounty_winners: frozenset[int] = frozenset()
     _after_hand_lines: tuple[str, ...] = ()
+    _showdown_pots: tuple[Pot, ...] = ()
+    """The pots during a manual showdown, asked at every show or muck; a muck changes them."""
 
     # ----------------------------------------------------------------- what the hand says
 
@@ -367,13 +471,19 @@ class Hand:
     @property
     def phh_actions(self) -> tuple[str, ...]:
         """The hand so far as PHH action lines."""
-        return tuple(self._phh_actions)
+        # The deal lines come first and are written from the hole cards when asked for: most
+        # hands are never written out, and formatting them was a measurable share of a deal.
+        deal = [
+            f"d dh p{i + 1} {CARD_TEXT[first]}{CARD_TEXT[second]}"
+            for i, (first, second) in enumerate(self._hole_cards)
+        ]
+        return (*deal, *self._phh_actions)
 
     @property
     def is_complete(self) -> bool:
         """Whether every pot has been awarded (possibly at construction, when the forced bets
         put every player but one all in, or every player)."""
-        return self._phase is Phase.COMPLETE
+        return self._phase is _COMPLETE
 
     @property
     def turn(self) -> LegalActions | None:
@@ -387,15 +497,15 @@ class Hand:
         cached = self._legal
         if cached is not None and cached[0] == self._action_count:
             return cached[1]
-        if self._phase is Phase.BETTING:
+        if self._phase is _BETTING:
             if not self._actors:
                 return None
             legal = self._betting_choices(self._actors[0])
             self._legal = (self._action_count, legal)
             return legal
-        if self._phase is Phase.SHOWDOWN:
+        if self._phase is _SHOWDOWN:
             return self._showdown_choices(self._showdown_queue[0])
-        if self._phase is Phase.RUN_COUNT:
+        if self._phase is _RUN_COUNT:
             return self._run_count_choices(self._run_queue[0])
         return None
 
@@ -414,14 +524,14 @@ class Hand:
 
     def _choices_of(self, player: int) -> LegalActions:
         """What ``player`` may do now; raises the error ``act`` gives if they may do nothing."""
-        if self._phase is Phase.COMPLETE:
+        if self._phase is _COMPLETE:
             raise HandCompleteError("the hand is over")
-        if self._phase is Phase.SHOWDOWN:
+        if self._phase is _SHOWDOWN:
             # As in PokerKit (and PHH files), any player still due at showdown may show or muck.
             if player not in self._showdown_queue:
                 raise NotYourTurnError(f"player {player + 1} has nothing to show or muck")
             return self._showdown_choices(player)
-        if self._phase is Phase.RUN_COUNT:
+        if self._phase is _RUN_COUNT:
             # Every player asked answers at once (buttons in Discord): any of them may be first.
             if player not in self._run_queue:
                 raise NotYourTurnError(f"player {player + 1} has no run count to choose")
@@ -433,7 +543,7 @@ class Hand:
         return turn
 
     def _showdown_choices(self, player: int) -> LegalActions:
-        alone = any(pot.eligible == (player,) for pot in self.pots())
+        alone = any(pot.eligible == (player,) for pot in self._showdown_pots)
         return LegalActions(
             player=player,
             can_fold=False,
@@ -466,7 +576,7 @@ class Hand:
         Raises ``ActionNotAllowedError`` while the hand is still being played, and
         ``NotYourTurnError`` for a player not dealt in.
         """
-        if self._phase is not Phase.COMPLETE:
+        if self._phase is not _COMPLETE:
             raise ActionNotAllowedError("showing cards or rabbit hunting waits for the hand's end")
         if not isinstance(player, int) or not 0 <= player < self._player_count:
             raise NotYourTurnError(f"{player!r} was not dealt in")
@@ -474,17 +584,16 @@ class Hand:
             revealable: tuple[int, ...] = ()
         else:
             revealable = tuple(i for i in (0, 1) if i not in self.revealed[player])
-        can_hunt = (
-            self._options.rabbit_hunt and not self._rabbit_hunted and self._street < Street.RIVER
-        )
+        can_hunt = self._options.rabbit_hunt and not self._rabbit_hunted and self._street < _RIVER
         return AfterHandChoices(player, revealable, can_hunt)
 
     def _betting_choices(self, player: int) -> LegalActions:
-        bets = self._bets
-        stack = self._stacks[player]
+        bets, stacks = self._bets, self._stacks
+        stack = stacks[player]
         bet = bets[player]
-        max_bet = max(bets)
-        to_call = min(stack, max_bet - bet)
+        max_bet = self._max_bet
+        owed = max_bet - bet
+        to_call = owed if owed < stack else stack
         min_to: int | None = None
         max_to: int | None = None
         if self._can_raise(player, to_call, max_bet):
@@ -505,20 +614,18 @@ class Hand:
         )
 
     def _can_raise(self, player: int, to_call: int, max_bet: int) -> bool:
-        if to_call < self._raise_size:
+        raise_size = self._raise_size
+        if to_call < raise_size:
             return False  # facing only an incomplete all-in raise after a full one
-        if (
-            self._short_all_ins
-            and sum(self._short_all_ins) < self._raise_size
-            and player in self._acted
-        ):
+        short = self._short_all_ins
+        if short and sum(short) < raise_size and player in self._acted:
             return False  # an incomplete all-in raise does not reopen the betting
-        if self._stacks[player] <= max_bet - self._bets[player]:
-            return False  # all-in just to call
         stacks, bets, live = self._stacks, self._bets, self._live
-        for i in range(self._player_count):
-            if i != player and live[i] and stacks[i] + bets[i] > max_bet:
-                return True
+        if stacks[player] <= max_bet - bets[player]:
+            return False  # all-in just to call
+        for i in _ROTATIONS[self._player_count][player][1:]:
+            if live[i] and stacks[i] + bets[i] > max_bet:
+                return True  # someone can answer a raise
         return False
 
     def value_of(self, player: int) -> HandValue | None:
@@ -564,9 +671,14 @@ class Hand:
         """
         first_new = len(self._events)
         actors = self._actors
-        if self._phase is Phase.BETTING and actors and player == actors[0]:
-            turn = self.turn  # the usual case, and the memo of what the caller just read
-        elif self._phase is Phase.COMPLETE and isinstance(action, Reveal | RabbitHunt):
+        if self._phase is _BETTING and actors and player == actors[0]:
+            # The usual case: the choices the caller has just read from ``turn``'s memo.
+            cached = self._legal
+            if cached is not None and cached[0] == self._action_count:
+                turn: LegalActions | None = cached[1]
+            else:
+                turn = self.turn
+        elif self._phase is _COMPLETE and isinstance(action, Reveal | RabbitHunt):
             self._act_after_hand(player, action)
             return self._events[first_new:]
         else:
@@ -603,152 +715,164 @@ class Hand:
         self._actors.popleft()
         self._acted.add(player)
         self._live[player] = False
+        self._live_count -= 1
         self._action_count += 1
         self._events.append(
-            PlayerActed(player, ActionKind.FOLD, 0, self._bets[player], self._stacks[player] == 0)
+            PlayerActed(player, _FOLD, 0, self._bets[player], self._stacks[player] == 0)
         )
-        self._phh_actions.append(f"p{player + 1} f")
-        self._after_action()
+        self._phh_actions.append(_FOLD_LINES[player])
+        if not self._actors or self._live_count <= 1:
+            self._end_betting()
 
     def _check_or_call(self, player: int, amount: int) -> None:
         self._actors.popleft()
         self._acted.add(player)
-        self._bets[player] += amount
-        self._stacks[player] -= amount
+        bet = self._bets[player] = self._bets[player] + amount
+        stack = self._stacks[player] = self._stacks[player] - amount
         self._action_count += 1
-        kind = ActionKind.CALL if amount else ActionKind.CHECK
-        self._events.append(
-            PlayerActed(player, kind, amount, self._bets[player], self._stacks[player] == 0)
-        )
-        self._phh_actions.append(f"p{player + 1} cc")
-        self._after_action()
+        kind = _CALL if amount else _CHECK
+        self._events.append(PlayerActed(player, kind, amount, bet, stack == 0))
+        self._phh_actions.append(_CALL_LINES[player])
+        if not self._actors or self._live_count <= 1:
+            self._end_betting()
 
     def _raise_to(self, player: int, amount: int) -> None:
-        max_bet = max(self._bets)
+        max_bet = self._max_bet
         increment = amount - max_bet
         added = amount - self._bets[player]
-        self._actors.popleft()
-        self._acted.add(player)
-        self._bets[player] = amount
-        self._stacks[player] -= added
-        n = self._player_count
+        self._bets[player] = self._max_bet = amount
+        stacks, live = self._stacks, self._live
+        stacks[player] -= added
+        # Everyone else with chips behind acts again, in turn from the raiser's left.
         self._actors = deque(
-            i
-            for i in ((player + k) % n for k in range(1, n))
-            if self._live[i] and self._stacks[i] > 0
+            [i for i in _ROTATIONS[self._player_count][player][1:] if live[i] and stacks[i] > 0]
         )
         self._opener = player
         if increment >= self._raise_size:
             self._acted = {player}
+        else:
+            self._acted.add(player)
         self._raise_size = max(self._raise_size, increment)
-        if self._stacks[player] > 0:
+        if stacks[player] > 0:
             self._short_all_ins.clear()
         else:
             self._short_all_ins.append(increment)
         if sum(self._short_all_ins) >= self._raise_size:
             self._short_all_ins.clear()
         self._action_count += 1
-        kind = ActionKind.BET if max_bet == 0 else ActionKind.RAISE
-        self._events.append(PlayerActed(player, kind, added, amount, self._stacks[player] == 0))
+        kind = _BET if max_bet == 0 else _RAISE
+        self._events.append(PlayerActed(player, kind, added, amount, stacks[player] == 0))
         self._phh_actions.append(f"p{player + 1} cbr {amount}")
-        self._after_action()
-
-    def _after_action(self) -> None:
-        if not self._actors or sum(self._live) <= 1:
+        if not self._actors or self._live_count <= 1:
             self._end_betting()
 
     # ------------------------------------------------------------------ hand flow
 
-    def _start(self) -> None:
+    def _start(self, forced: _ForcedBets) -> None:
         n = self._player_count
-        stakes = self._stakes
-        antes = [min(stakes.ante_of(i), self._stacks[i]) for i in range(n)]
+        stacks, bets, events = self._stacks, self._bets, self._events
+        if any(forced.antes):
+            self._post_antes(forced.antes)
+        short = False
+        for i, nominal in forced.blinds_owed:
+            blind = min(nominal, stacks[i])
+            short = short or blind < nominal
+            if blind:
+                bets[i] = blind
+                stacks[i] -= blind
+                events.append(BlindPosted(i, blind))
+        self._max_bet = max(bets)
+        self._opener = _preflop_opener(bets, forced.blinds) if short else forced.opener
+        # Hole cards go one at a time round the table from player 0, twice: player i gets the
+        # i-th and the (n + i)-th cards dealt.
+        deck = self._take(2 * n)
+        hole_cards = self._hole_cards
+        for i in range(n):
+            cards = deck[i], deck[n + i]
+            hole_cards.append(cards)
+            events.append(HoleCardsDealt(i, cards))
+        self._begin_betting()
+
+    def _post_antes(self, nominal: Sequence[int]) -> None:
+        stacks = self._stacks
+        antes = [min(ante, stack) for ante, stack in zip(nominal, stacks, strict=True)]
         for i, ante in enumerate(antes):
             if ante:
-                self._stacks[i] -= ante
+                stacks[i] -= ante
                 self._events.append(AntePosted(i, ante))
-        if stakes.ante_trimming:
+        if self._stakes.ante_trimming:
             cutoff = sorted(antes)[-2]
             for i, ante in enumerate(antes):
                 if ante > cutoff:
-                    self._stacks[i] += ante - cutoff
+                    stacks[i] += ante - cutoff
                     self._events.append(BetReturned(i, ante - cutoff))
                 self._contributed[i] = min(ante, cutoff)
         else:
             self._dead_money = sum(antes)
-        for i in range(n):
-            blind = min(stakes.blind_of(i), self._stacks[i])
-            if blind:
-                self._bets[i] = blind
-                self._stacks[i] -= blind
-                self._events.append(BlindPosted(i, blind))
-        holes: list[list[Card]] = [[] for _ in range(n)]
-        for _ in range(2):
-            for i in range(n):
-                holes[i].append(self._draw())
-        for i, (first, second) in enumerate(holes):
-            self._hole_cards.append((first, second))
-            self._events.append(HoleCardsDealt(i, (first, second)))
-            self._phh_actions.append(f"d dh p{i + 1} {first!s}{second!s}")
-        self._begin_betting()
+
+    def _take(self, count: int) -> tuple[Card, ...]:
+        """The next ``count`` cards from the deck: each a Fisher-Yates step with a generator,
+        else the given deck's next cards in order."""
+        deck = self._deck
+        start = self._dealt
+        end = self._dealt = start + count
+        randbelow = _randbelow_of(self._rng)
+        if randbelow is not None:
+            size = len(deck)
+            for i in range(start, end):
+                j = i + randbelow(size - i)
+                deck[i], deck[j] = deck[j], deck[i]
+        return tuple(deck[start:end])
 
     def _draw(self) -> Card:
-        deck = self._deck
-        i = self._dealt
-        if self._rng is not None:
-            j = i + self._rng.randrange(len(deck) - i)
-            deck[i], deck[j] = deck[j], deck[i]
-        self._dealt = i + 1
-        return deck[i]
+        return self._take(1)[0]
 
     def _begin_betting(self) -> None:
         n = self._player_count
         bets = self._bets
-        # The player after the biggest blind opens preflop; after the flop, player 0 does.
-        if self._street is Street.PREFLOP:
-            blinds = self._blinds
-            key = max((bets[i] if blinds[i] > 0 else 0, i) for i in range(n))
-            self._opener = (key[1] + 1) % n
-        else:
+        # Preflop, ``_start`` has found the opener (after the biggest blind); later, player 0.
+        if self._street is not _PREFLOP:
             self._opener = 0
         live, stacks = self._live, self._stacks
         # A player whose every chip is covered by nobody else has no one left to bet against.
-        totals = sorted(bets[i] + stacks[i] for i in range(n) if live[i])
+        totals = sorted([bets[i] + stacks[i] for i in range(n) if live[i]])
         second = totals[-2] if len(totals) > 1 else 0
-        self._actors = deque(
-            i
-            for i in ((self._opener + k) % n for k in range(n))
-            if live[i] and stacks[i] > 0 and second - bets[i] > 0
+        self._actors = actors = deque(
+            [
+                i
+                for i in _ROTATIONS[n][self._opener]
+                if live[i] and stacks[i] > 0 and second - bets[i] > 0
+            ]
         )
         self._raise_size = 0
         self._acted.clear()
         self._short_all_ins.clear()
         if (
-            not self._actors
-            or sum(self._live) <= 1
-            or (len(self._actors) == 1 and bets[self._actors[0]] >= max(bets))
+            not actors
+            or self._live_count <= 1
+            or (len(actors) == 1 and bets[actors[0]] >= self._max_bet)
         ):
             self._end_betting()
-        elif self._street is Street.PREFLOP and self._options.bomb_pot:
+        elif self._street is _PREFLOP and self._options.bomb_pot:
             # A bomb pot has no preflop betting. PokerKit knows no bomb pot, so the history
             # records the check-around PokerKit would need to reach the flop.
-            self._phh_actions.extend(f"p{i + 1} cc" for i in self._actors)
+            self._phh_actions.extend(_CALL_LINES[i] for i in actors)
             self._end_betting()
 
     def _end_betting(self) -> None:
         self._actors.clear()
-        live_count = sum(self._live)
+        live_count = self._live_count
         if live_count > 1:
             live, stacks = self._live, self._stacks
-            with_chips = sum(1 for i in range(self._player_count) if live[i] and stacks[i])
-            if with_chips <= 1:
+            with_chips = [i for i in range(self._player_count) if live[i] and stacks[i]]
+            if len(with_chips) <= 1:
                 self._runout = True
         self._collect_bets()
         if live_count == 1:
             self._award()
-        elif self._runout and self._street is not Street.RIVER and self._offers_runs():
+        elif self._runout and self._street is not _RIVER and self._offers_runs():
             self._begin_run_count()
-        elif self._street is Street.RIVER or self._runout:
+        elif self._street is _RIVER or self._runout:
             self._begin_showdown()
         else:
             self._deal_next_street()
@@ -756,36 +880,35 @@ class Hand:
 
     def _collect_bets(self) -> None:
         bets = self._bets
-        if not any(bets):
+        if not self._max_bet:
             return
+        self._max_bet = 0
         cutoff = sorted(bets)[-2]
+        stacks, contributed = self._stacks, self._contributed
         for i, bet in enumerate(bets):
             if bet > cutoff:
-                self._stacks[i] += bet - cutoff
+                stacks[i] += bet - cutoff
                 self._events.append(BetReturned(i, bet - cutoff))
-                bets[i] = cutoff
-        for i, bet in enumerate(bets):
-            self._contributed[i] += bet
+            contributed[i] += min(bet, cutoff)
             bets[i] = 0
 
     def _deal_next_street(self) -> None:
-        self._street = street = Street(self._street + 1)
-        self._draw()  # burn
+        self._street = street = _NEXT_STREET[self._street]
         count = BOARD_CARDS_BY_STREET[street]
-        cards = tuple(self._draw() for _ in range(count))
+        cards = self._take(1 + count)[1:]  # a burn, then the street
         self._board.extend(cards)
         self._events.append(BoardDealt(street, cards))
-        self._phh_actions.append(f"d db {''.join(map(str, cards))}")
+        self._phh_actions.append(_board_line(cards))
         if self._extra_boards:
             self._deal_extra_boards(street, count)
 
     def _deal_extra_boards(self, street: Street, count: int) -> None:
         """A double board: the same street again, for the next board, without another burn."""
         for index, board in enumerate(self._extra_boards, 1):
-            cards = tuple(self._draw() for _ in range(count))
+            cards = self._take(count)
             board.extend(cards)
             self._events.append(BoardDealt(street, cards, index))
-            self._phh_actions.append(f"d db {''.join(map(str, cards))}")
+            self._phh_actions.append(_board_line(cards))
 
     # ------------------------------------------------------------------ running it N times
 
@@ -801,7 +924,7 @@ class Hand:
     def _begin_run_count(self) -> None:
         # PokerKit asks every player still in, in seat order from player 0.
         self._run_queue = tuple(i for i in range(self._player_count) if self._live[i])
-        self._phase = Phase.RUN_COUNT
+        self._phase = _RUN_COUNT
 
     def _choose_run_count(self, player: int, count: int) -> None:
         self._run_queue = tuple(i for i in self._run_queue if i != player)
@@ -813,7 +936,7 @@ class Hand:
         choices = set(self._run_choices)
         self._run_count = choices.pop() if len(choices) == 1 else 1
         self._events.append(RunCountSettled(self._run_count))
-        self._phase = Phase.BETTING
+        self._phase = _BETTING
         self._begin_showdown()
 
     def _deal_runs(self) -> None:
@@ -823,32 +946,30 @@ class Hand:
         runs = [self._board] + [list(shared) for _ in range(1, self._run_count)]
         self._extra_boards = tuple(runs[1:])
         for run, board in enumerate(runs):
-            for street in range(split_street + 1, 4):
-                self._draw()  # burn
-                cards = tuple(self._draw() for _ in range(BOARD_CARDS_BY_STREET[street]))
+            for street in _NEXT_STREET[split_street:]:
+                cards = self._take(1 + BOARD_CARDS_BY_STREET[street])[1:]  # a burn, the street
                 board.extend(cards)
-                self._events.append(BoardDealt(Street(street), cards, run))
-                self._phh_actions.append(f"d db {''.join(map(str, cards))}")
-        self._street = Street.RIVER
+                self._events.append(BoardDealt(street, cards, run))
+                self._phh_actions.append(_board_line(cards))
+        self._street = _RIVER
 
     # ------------------------------------------------------------------- showdown
 
     def _begin_showdown(self) -> None:
-        n = self._player_count
-        self._showdown_queue = deque(
-            i
-            for i in ((self._opener + k) % n for k in range(n))
-            if self._live[i] and not self._shown[i]
+        live, shown = self._live, self._shown
+        self._showdown_queue = queue = deque(
+            [i for i in _ROTATIONS[self._player_count][self._opener] if live[i] and not shown[i]]
         )
-        if self._showdown_mode is ShowdownMode.MANUAL and self._showdown_queue:
-            self._phase = Phase.SHOWDOWN
+        if self._showdown_mode is _MANUAL and queue:
+            self._phase = _SHOWDOWN
+            self._showdown_pots = tuple(self.pots())
             return
         # When anyone is all-in every hand is tabled; otherwise a hand that can no longer win
         # anything is mucked unseen.
         show_all = self._runout or 0 in self._stacks
-        pots = self.pots()
-        while self._showdown_queue:
-            player = self._showdown_queue.popleft()
+        pots = [] if show_all else self.pots()
+        while queue:
+            player = queue.popleft()
             if show_all or self._could_win(player, pots):
                 self._show(player)
             else:
@@ -858,83 +979,80 @@ class Hand:
     def _could_win(self, player: int, pots: list[Pot]) -> bool:
         """Whether the player ties or beats every shown hand in some pot they can win, on some
         board (PokerKit's test before it kills a hand)."""
-        value = self._value(player)
-        for pot in pots:
-            if player not in pot.eligible:
-                continue
-            shown = [self._value(i) for i in pot.eligible if self._shown[i]]
-            if not shown or value >= max(shown):
-                return True
-        for board in range(1, 1 + len(self._extra_boards)):
-            value = self._value_on(player, board)
+        shown = self._shown
+        for board in range(1 + len(self._extra_boards)):
+            values = self._values_on(board)
+            strength = values[player].strength
             for pot in pots:
-                if player not in pot.eligible:
+                eligible = pot.eligible
+                if player not in eligible:
                     continue
-                shown = [self._value_on(i, board) for i in pot.eligible if self._shown[i]]
-                if not shown or value >= max(shown):
+                for other in eligible:
+                    if shown[other] and values[other].strength > strength:
+                        break
+                else:
                     return True
         return False
 
-    def _value(self, player: int) -> HandValue:
-        """The player's value on board 0 (the only board, usually), cached."""
-        value = self._values.get(player)
-        if value is None:
-            value = evaluate((*self._hole_cards[player], *self._board))
-            self._values[player] = value
-        return value
-
-    def _value_on(self, player: int, board: int) -> HandValue:
-        if board == 0:
-            return self._value(player)
-        key = (board, player)
-        value = self._values.get(key)
-        if value is None:
-            value = evaluate((*self._hole_cards[player], *self._extra_boards[board - 1]))
-            self._values[key] = value
-        return value
+    def _values_on(self, board: int) -> list[HandValue]:
+        """Every player's hand value on ``board`` (0 is the first board, and usually the only
+        one). A showdown needs nearly all of them, so they are worked out together the first
+        time one is asked for, and forgotten when the board grows (``_end_showdown``)."""
+        values = self._values.get(board)
+        if values is None:
+            cards = self._board if board == 0 else self._extra_boards[board - 1]
+            # The deck was checked for duplicates, so the evaluator need not check again.
+            values = [evaluate_distinct((*hole, *cards)) for hole in self._hole_cards]
+            self._values[board] = values
+        return values
 
     def _after_showdown_action(self, player: int) -> None:
         self._showdown_queue.remove(player)
         if not self._showdown_queue:
-            self._phase = Phase.BETTING
+            self._phase = _BETTING
             self._end_showdown()
 
     def _show(self, player: int) -> None:
         self._shown[player] = True
         cards = self._hole_cards[player]
-        description = self._value(player).description if len(self._board) >= 3 else ""
+        description = self._values_on(0)[player].description if len(self._board) >= 3 else ""
         self._events.append(CardsShown(player, cards, description))
-        self._phh_actions.append(f"p{player + 1} sm {format_cards(cards, sep='')}")
+        self._phh_actions.append(f"p{player + 1} sm {CARD_TEXT[cards[0]]}{CARD_TEXT[cards[1]]}")
 
     def _muck(self, player: int) -> None:
         self._live[player] = False
+        self._live_count -= 1
+        if self._phase is _SHOWDOWN:
+            self._showdown_pots = tuple(self.pots())
         self._events.append(CardsMucked(player))
         self._phh_actions.append(f"p{player + 1} sm")
 
     def _end_showdown(self) -> None:
-        if self._run_count > 1:
-            self._deal_runs()
-        while self._street is not Street.RIVER:
-            self._deal_next_street()
-        # Values computed before the board was complete are stale.
-        self._values.clear()
+        if self._run_count > 1 or self._street is not _RIVER:
+            if self._run_count > 1:
+                self._deal_runs()
+            while self._street is not _RIVER:
+                self._deal_next_street()
+            # Values worked out before the board was complete are stale.
+            self._values.clear()
         self._award()
 
     def _award(self) -> None:
-        live_count = sum(self._live)
+        live_count = self._live_count
+        pots = self.pots()
         if live_count > 1:
             # Kill every hand that cannot win any pot before the pots are built, as PokerKit
             # does: it changes which side pots merge, and so where odd chips go.
-            pots = self.pots()
-            dead = [
-                i
-                for i in range(self._player_count)
-                if self._live[i] and not self._could_win(i, pots)
-            ]
-            for player in dead:
-                self._live[player] = False
+            live = self._live
+            players = range(self._player_count)
+            dead = [i for i in players if live[i] and not self._could_win(i, pots)]
+            if dead:
+                for player in dead:
+                    live[player] = False
+                self._live_count -= len(dead)
+                pots = without(pots, dead)
         boards = 1 + len(self._extra_boards) if live_count > 1 else 1
-        for index, pot in enumerate(self.pots()):
+        for index, pot in enumerate(pots):
             if not pot.eligible:  # pragma: no cover - mucks that would empty a pot are refused
                 raise AssertionError("a pot with no eligible player")
             # Several boards split each pot evenly, the odd chips to board 0 (PokerKit's rule);
@@ -949,34 +1067,30 @@ class Hand:
                     self._award_on(index, pot, amount, board, live_count)
         self._contributed = [0] * self._player_count
         self._dead_money = 0
-        self._phase = Phase.COMPLETE
-        net = tuple(s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True))
+        self._phase = _COMPLETE
+        net = tuple([s - s0 for s, s0 in zip(self._stacks, self._starting_stacks, strict=True)])
         self._events.append(HandEnded(tuple(self._stacks), net))
         if self._options.seven_deuce_bounty:
             for player in sorted(self._pot_winners()):
                 self._claim_bounty(player)
 
     def _award_on(self, index: int, pot: Pot, amount: int, board: int, live_count: int) -> None:
+        eligible = pot.eligible
         if live_count == 1:
             # Won unopposed: by folds (nothing to describe) or because the rest mucked.
-            winners = list(pot.eligible)
+            winners = list(eligible)
             winner = winners[0]
             shown = self._shown[winner] and len(self._board) == 5
-            description = self._value(winner).description if shown else ""
+            description = self._values_on(0)[winner].description if shown else ""
         else:
-            if board == 0:
-                values = {i: self._value(i) for i in pot.eligible}
-            else:
-                values = {i: self._value_on(i, board) for i in pot.eligible}
-            best = max(values.values())
-            winners = [i for i in pot.eligible if values[i] == best]
-            description = best.description
+            values = self._values_on(board)
+            best = max(values[i].strength for i in eligible)
+            winners = [i for i in eligible if values[i].strength == best]
+            description = values[winners[0]].description
         shares = split(amount, winners)
         for player, share in shares:
             self._stacks[player] += share
-        self._events.append(
-            PotAwarded(index, amount, pot.eligible, tuple(shares), description, board)
-        )
+        self._events.append(PotAwarded(index, amount, eligible, tuple(shares), description, board))
 
     # ------------------------------------------------------------------ after the hand
 

@@ -20,11 +20,16 @@ from engine.blackjack import (
     Ties,
     strategy_named,
 )
+from engine.blackjack.actions import Phase
 from engine.blackjack.counting import BetRamp, CountingError
 from engine.blackjack.exact import ExactOutcome, exact_outcomes, simple_strategy_hits
 from engine.blackjack.parallel import run_parallel
+from engine.blackjack.round import Round
+from engine.blackjack.rules import Rules
+from engine.blackjack.shoe import Shoe
 from engine.blackjack.sidebets import perfect_pairs_house_edge, twenty_one_three_house_edge
 from engine.blackjack.sim import SideBetTotals, SimResult, simulate, simulated_house_edge
+from engine.blackjack.strategy import BasicStrategy
 
 
 @pytest.fixture(scope="module")
@@ -317,3 +322,33 @@ def test_counting_with_a_spread_beats_the_house() -> None:
     rules = CASINO.with_overrides(["h17=true", "das=true", "penetration=0.75"])
     result = run_parallel(rules, "hilo", 4_000_000, seed=12, workers=2, spread=BetRamp(1, 12))
     assert result.player_edge_pct - 1.96 * result.stderr_pct > 0
+
+
+class _AskedEveryTime(BasicStrategy):
+    """Basic strategy under another type: the simulator asks it at every decision."""
+
+    __slots__ = ()
+
+
+@pytest.mark.parametrize("rules", [CASINO, CLASSIC], ids=["casino", "classic"])
+def test_sim_remembered_chart_choices_play_as_asking_at_every_decision(rules: Rules) -> None:
+    remembered = simulate(rules, BasicStrategy(rules), 6_000, random.Random(11))
+    asked = simulate(rules, _AskedEveryTime(rules), 6_000, random.Random(11))
+    assert remembered == asked
+
+
+def test_sim_chart_situation_matches_the_decision() -> None:
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(300):
+        game = Round(CASINO, Shoe.for_rules(CASINO, rng), {0: 10})
+        while not game.is_complete:
+            decision = game.decision(0)
+            insurance, mask, pair, soft, total, up = game.chart_situation(0)
+            assert insurance == (decision.phase is Phase.INSURANCE)
+            assert (pair or None) == decision.pair_value
+            assert (soft, total, up) == (decision.soft, decision.total, decision.dealer_up_value)
+            assert mask and bin(mask).count("1") == len(decision.legal)
+            seen += 1
+            game.act(0, sorted(decision.legal)[0])
+    assert seen > 200  # decisions checked, insurance among them
