@@ -132,7 +132,10 @@ async def test_a_declined_deal_changes_nothing_and_an_accepted_one_pays_the_spli
         clicked = await fake_discord.click(member, offered, label="Accept ICM")
         await clicked.wait_answered()
         assert clicked.errors == []
-    assert "Everyone accepted" in fake_discord.messages[offered.id].content
+    await fake_discord.wait_until(
+        lambda: "Everyone accepted" in fake_discord.messages[offered.id].content,
+        what="the offer to say the deal is done",
+    )
     await fake_discord.wait_until(director.done.is_set, what="the tournament to end")
     entries = await storage.tournament_entries(tid)
     assert sum(e.prize for e in entries) == 300
