@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord.tournament.formatting import describe_structure
 from bot.discord.tournament.options import InvalidTournamentOption, plan_tournament, read_start
 from storage.tournaments import TournamentKind
 
@@ -77,6 +78,17 @@ def test_a_plan_fills_defaults_and_charges_the_fee_on_top() -> None:
     assert (chosen.seats_per_table, chosen.max_entries, chosen.starts_at) == (9, 9, None)
     mtt = plan(kind="mtt", start="in 1h", preset_name="regular")
     assert (mtt.max_entries, mtt.structure.late_registration_levels) == (100, 0)
+
+
+def test_rebuys_add_the_rebuy_levels_and_the_add_on_break_and_the_lobby_says_so() -> None:
+    plain, rebuys = plan(), plan(rebuys=True)
+    assert not plain.structure.has_rebuys and plain.structure.add_on_chips == 0
+    assert rebuys.structure == plain.structure.with_rebuys()
+    assert (rebuys.structure.rebuy_levels, rebuys.structure.rebuy_limit) == (6, 2)
+    said = describe_structure(rebuys.structure)
+    assert "rebuys (2 each, 1,500 chips) to level 6" in said
+    assert "add-on of 2,250 chips at the break" in said
+    assert "rebuys" not in describe_structure(plain.structure)
 
 
 @pytest.mark.parametrize(

@@ -142,6 +142,7 @@ class Tournaments(commands.Cog):
         max_entries="Most entries (a Sit & Go: at most its seats)",
         start="full, a Discord timestamp like <t:1767225600:R>, in 1h30m, or 2026-12-31 20:00",
         bots="Fill a Sit & Go's empty seats with bots at the start time",
+        rebuys="Sell rebuys for the first six levels and an add-on at the break after them",
     )
     @app_commands.choices(
         type=[
@@ -161,6 +162,7 @@ class Tournaments(commands.Cog):
         max_entries: app_commands.Range[int, 2, 1000] | None = None,
         start: app_commands.Range[str, 1, 60] | None = None,
         bots: bool = False,
+        rebuys: bool = False,
     ) -> None:
         member = guild_member(interaction)
         lobby = self._lobby()
@@ -183,6 +185,7 @@ class Tournaments(commands.Cog):
             bots=bots,
             fee_percent=fee_percent,
             now=lobby.now(),
+            rebuys=rebuys,
         )
         assert interaction.channel_id is not None
         await acknowledge(interaction)

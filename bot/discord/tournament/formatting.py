@@ -58,6 +58,13 @@ def describe_structure(structure: Structure) -> str:
         text += f" · {breaks} break{'s' if breaks > 1 else ''}"
     if structure.late_registration_levels:
         text += f" · late registration to level {structure.late_registration_levels}"
+    if structure.has_rebuys:
+        text += (
+            f" · rebuys ({structure.rebuy_limit} each, {structure.rebuy_chips:,} chips) "
+            f"to level {structure.rebuy_levels}"
+        )
+    if structure.add_on_chips:
+        text += f" · add-on of {structure.add_on_chips:,} chips at the break"
     return text
 
 

@@ -131,6 +131,7 @@ def plan_tournament(
     bots: bool,
     fee_percent: int,
     now: datetime,
+    rebuys: bool = False,
 ) -> TournamentPlan:
     """Check every option of ``/tournament create`` (each refusal one line)."""
     cleaned = " ".join(name.split())
@@ -170,5 +171,7 @@ def plan_tournament(
     # Registration closes at the start (the lobby has no late registration yet), so a preset's
     # late registration and re-entries are taken out rather than shown and never honoured.
     structure = replace(structure, late_registration_levels=0, re_entries=0)
+    if rebuys:
+        structure = structure.with_rebuys()
     fee = buy_in * fee_percent // 100
     return TournamentPlan(cleaned, chosen, buy_in, fee, structure, table, field, starts_at, bots)

@@ -214,14 +214,15 @@ class DiscordTournaments:
             )
             return
         kind = DealKind(choice)
+        await interaction.response.defer()  # the last acceptance pays every prize first
         if await director.accept_deal(offer, user, kind):
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=deal_text(offer, director.engine.config.name)
                 + f"\n✅ Everyone accepted the {kind.value} split: prizes are paid.",
                 view=None,
             )
             return
-        await interaction.response.send_message(
+        await interaction.followup.send(
             "You accept. The deal applies when every player still in accepts it.",
             ephemeral=True,
         )
