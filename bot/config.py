@@ -18,7 +18,6 @@ committed or shared without a secret in it.
 from __future__ import annotations
 
 import enum
-import importlib.util
 import os
 import tomllib
 import typing
@@ -27,15 +26,14 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bot.config_checks import config_problems
 from bot.config_values import ConfigError as ConfigError  # noqa: PLC0414 (re-exported)
 from bot.config_values import coerce, meta, show, suggest
 from bot.config_values import describe_type as describe_type  # noqa: PLC0414
-from bot.holdem.errors import TableSettingsError
 from bot.holdem.settings import (
     MAX_BLIND,
     MAX_SEATS,
     MIN_SEATS,
-    HoldemSettings,
 )
 from bot.tables.limits import (
     BLACKJACK_BOT_STRATEGIES,
@@ -47,10 +45,8 @@ from bot.tables.limits import (
     MIN_TURN_SECONDS,
 )
 from engine.blackjack.rules import PRESETS
-from storage.errors import StorageError
 from storage.models import MAX_CHIPS
 from storage.settings import EconomySettings
-from storage.store import POSTGRES_SCHEMES, database_target
 
 MAX_SNOWFLAKE = 2**63 - 1
 MAX_BUY_IN = MAX_CHIPS // MAX_SEATS
@@ -420,7 +416,9 @@ def parse_config(table: Mapping[str, Any], *, source: str = "config") -> FeltCon
             raise ConfigError(f"{source}: [{name}] must be a table of keys, got {show(value)}")
         sections[name] = _parse_section(section_type, name, value, source)
     config = FeltConfig(**sections)
-    _check_consistency(config, source)
+    problems = config_problems(config)
+    if problems:
+        raise ConfigError(f"{source}: {problems[0]}")
     return config
 
 
@@ -446,71 +444,6 @@ def _parse_section(
             raise ConfigError(f"{source}: unknown key [{section}] {key}{suggest(key, known)}")
         arguments[key] = coerce(hints[key], value, item.metadata, f"{source}: [{section}] {key}")
     return section_type(**arguments)
-
-
-def _check_consistency(config: FeltConfig, source: str) -> None:
-    """Rules between keys; each message names the keys involved."""
-    holdem, blackjack, discord = config.holdem, config.blackjack, config.discord
-    problems = []
-    if holdem.small_blind > holdem.big_blind:
-        problems.append("[holdem] small_blind must not be larger than big_blind")
-    if holdem.min_buy_in > holdem.max_buy_in:
-        problems.append("[holdem] min_buy_in must not be larger than max_buy_in")
-    if holdem.min_buy_in < holdem.big_blind:
-        problems.append("[holdem] min_buy_in must be at least big_blind")
-    if blackjack.min_bet > blackjack.max_bet:
-        problems.append("[blackjack] min_bet must not be larger than max_bet")
-    if blackjack.bot_spread > 1 and blackjack.bot_strategy != "hilo":
-        problems.append("[blackjack] bot_spread above 1 needs bot_strategy = hilo")
-    if discord.shard_ids and discord.shard_count == 0:
-        problems.append("[discord] shard_ids needs shard_count")
-    if any(shard >= discord.shard_count for shard in discord.shard_ids) and discord.shard_count:
-        problems.append("[discord] shard_ids must all be smaller than shard_count")
-    problems += _database_problems(config.database)
-    problems += _table_problems(config.holdem)
-    if not discord.api_base_url.startswith(("http://", "https://")):
-        problems.append("[discord] api_base_url must start with http:// or https://")
-    if not discord.gateway_url.startswith(("ws://", "wss://")):
-        problems.append("[discord] gateway_url must start with ws:// or wss://")
-    if problems:
-        raise ConfigError(f"{source}: {problems[0]}")
-
-
-def _database_problems(database: DatabaseConfig) -> list[str]:
-    """What opening the database would refuse, found now."""
-    if database.url:
-        if not database.url.startswith(POSTGRES_SCHEMES):
-            return ["[database] url must start with postgresql://"]
-        if importlib.util.find_spec("psycopg") is None:
-            return [
-                "[database] url needs PostgreSQL's driver psycopg, which is not installed: "
-                "pip install 'felt[postgres]'"
-            ]
-        return []
-    try:
-        database_target(database.path)
-    except StorageError as error:
-        return [f"[database] path: {error}"]
-    return []
-
-
-def _table_problems(holdem: HoldemConfig) -> list[str]:
-    """A Hold'em table built from these defaults passes the host's own checks."""
-    try:
-        HoldemSettings(
-            small_blind=holdem.small_blind,
-            big_blind=holdem.big_blind,
-            min_buy_in=holdem.min_buy_in,
-            max_buy_in=holdem.max_buy_in,
-            seats=holdem.seats,
-            bots=holdem.seats - 1 if holdem.bots else 0,
-            bot_delay_seconds=holdem.bot_delay_seconds,
-            turn_seconds=holdem.turn_seconds,
-            max_sit_out_hands=holdem.max_sit_out_hands,
-        ).validated()
-    except TableSettingsError as error:
-        return [f"[holdem] cannot make a table: {error}"]
-    return []
 
 
 def iter_settings() -> list[tuple[str, str, Any, str, str]]:
