@@ -172,6 +172,9 @@ class _HoldemSession:
         except REFUSALS as error:
             self._refuse(refusal_text(error))
             return
+        except InputError as error:
+            self._refuse(str(error))
+            return
         try:
             command = parse_holdem(text, turn.legal if turn is not None else None)
         except InputError as error:

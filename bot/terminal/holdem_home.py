@@ -14,6 +14,8 @@ from bot.holdem.events import TableEvent, TableSnapshot
 from bot.holdem.home_events import BountyCollected, CardsRevealed, RabbitHuntDealt
 from bot.holdem.home_options import OPTIONS
 from bot.holdem.settings import HoldemSettings
+from bot.numbers import NumberError, quote, read_whole
+from bot.terminal.commands import InputError
 from bot.terminal.style import cards_text
 
 if TYPE_CHECKING:
@@ -67,11 +69,16 @@ def fast_pause(settings: HoldemSettings) -> float:
 
 async def home_command(table: HoldemTable, user_id: int, text: str) -> bool:
     """Apply ``run N``, ``hunt`` or ``show 1|2|both``; False when ``text`` is none of them
-    (the table's refusals are raised as they are)."""
+    (the table's refusals are raised as they are; a count that is not a number is an
+    ``InputError``)."""
     words = text.strip().lower().split()
     match words:
-        case ["run", count] if count.isdigit():
-            await table.choose_runs(user_id, table.hand_id, int(count))
+        case ["run", count]:
+            try:
+                runs = read_whole(count, what="A number of runs")
+            except NumberError:
+                raise InputError(f"run takes a whole number of runs, not {quote(count)}.") from None
+            await table.choose_runs(user_id, table.hand_id, runs)
         case ["hunt"]:
             done = table.finished_hand
             await table.rabbit_hunt(user_id, done.hand_id if done is not None else 0)

@@ -50,3 +50,20 @@ def test_play_holdem_rabbit_hunt_after_folding(play: Play, database: Path) -> No
     game.send("q")
     assert game.finish() == 0
     assert read_wallet(database).ledger_ok
+
+
+def test_play_holdem_refuses_a_run_count_that_is_not_a_whole_number(
+    play: Play, database: Path
+) -> None:
+    game = play(
+        "holdem", "--seats", "2", "--bots", "passive", "--name", "Ann", "--seed", "5",
+        "--run-it-max", "2", "--delay", "0",
+    )  # fmt: skip
+    game.expect("Your cards: ")
+    game.send("run ²")  # a digit to str.isdigit, not a number to int(): refused, not a crash
+    game.expect(r"run takes a whole number of runs, not")
+    game.send("run two")
+    game.expect(r"run takes a whole number of runs, not")
+    game.send("q")
+    assert game.finish() == 0
+    assert read_wallet(database).ledger_ok
