@@ -1078,6 +1078,23 @@ class Storage:
             guild=_tournament_guild(tournament_id),
         )
 
+    async def enter_tournament_late(
+        self, tournament_id: int, member_id: int, *, key: str
+    ) -> tournaments.Registration:
+        """A late registration or a re-entry into a running tournament: ``buy_in + fee`` moves
+        from the wallet to the pool. The director decides whether it is allowed now; refused
+        here with :class:`~storage.tournaments.TournamentNotOpen` (not running),
+        :class:`~storage.tournaments.TournamentFull` or :class:`InsufficientChips`."""
+        player = require_id(member_id, "A user id")
+        return await self._operate(
+            "enter_tournament_late",
+            key,
+            {"tournament_id": tournament_id, "member_id": player},
+            tournaments.Registration,
+            lambda work: tournaments.enter_late(work, tournament_id, player),
+            guild=_tournament_guild(tournament_id),
+        )
+
     async def unregister_tournament(
         self, tournament_id: int, member_id: int, *, key: str
     ) -> tournaments.TournamentRefunds:

@@ -571,6 +571,46 @@ def register(work: Work, tournament_id: int, player: Player) -> Registration:
     )
 
 
+def enter_late(work: Work, tournament_id: int, user_id: int) -> Registration:
+    """A member's entry into a running tournament: a late registration (a new row) or, for a
+    member whose earlier entry busted, a re-entry (counted on their row in ``re_entries``).
+    Either way one more ``buy_in + fee`` moves from the wallet to the pool in its own ledger
+    row. Whether late registration is open and the member may enter now is the director's
+    (the engine's) to decide; storage keeps the field within ``max_entries``."""
+    row = _tournament(work.tx, tournament_id)
+    user_id = require_id(user_id, "A user id")
+    _refer(work, row, user_id, f"late entry {user_id}")
+    _require_status(row, (TournamentStatus.RUNNING,), "running")
+    if entry_count(work.tx, tournament_id) >= row.max_entries:
+        raise TournamentFull(tournament_id, row.max_entries)
+    entry = _find_entry(work.tx, tournament_id, user_id)
+    balance = _pay_in(work, row, user_id, LedgerKind.BUY_IN)
+    if entry is None:
+        entry_id = _insert_entry(work, row, user_id)
+    else:
+        entry_id = entry.entry_id
+        work.tx.execute(
+            "UPDATE tournament_entries SET re_entries = re_entries + 1, paid_in = paid_in + ?, "
+            "fees_paid = fees_paid + ? WHERE entry_id = ?",
+            (row.buy_in, row.fee, entry_id),
+        )
+    return Registration(
+        _tournament(work.tx, tournament_id), _read_entry(work.tx, entry_id), balance
+    )
+
+
+def entry_count(tx: Transaction, tournament_id: int) -> int:
+    """The field: every registered entry and every re-entry (what ``max_entries`` limits and
+    the payouts are counted by)."""
+    return int(
+        tx.value(
+            "SELECT COUNT(*) + COALESCE(SUM(re_entries), 0) FROM tournament_entries "
+            "WHERE tournament_id = ? AND status = 'registered'",
+            (tournament_id,),
+        )
+    )
+
+
 def _insert_entry(work: Work, row: TournamentRow, player: Player) -> int:
     return int(
         work.tx.value(

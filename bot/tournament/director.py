@@ -31,6 +31,7 @@ from bot.holdem.seating import BotBrain, BotFactory, Seat
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Callback, Scheduler, TimerHandle
 from bot.tables.presenter import Presenter
+from bot.tournament import late
 from bot.tournament.deals import MAX_DEAL_PLAYERS, DealKind, DealOffer, deal_offer
 from bot.tournament.errors import TournamentRefusal
 from bot.tournament.memory import Memory, player_key, user_of
@@ -321,6 +322,15 @@ class TournamentDirector:
             await self._apply(events)
         chips = self.engine.entry_of(player)
         return f"Done: you have {chips.stack if chips else 0:,} chips."
+
+    async def enter_late(self, user_id: int, name: str) -> late.LateEntry:
+        """A member's late registration or re-entry (``bot.tournament.late.enter``)."""
+        async with self._lock:
+            await self._advance_clock()
+            events, entry = await late.enter(self, user_id, name)
+            await self._apply(events)
+            await self._news(entry)
+            return entry
 
     async def offer_deal(self) -> DealOffer:
         """ICM and chip-chop splits of the prizes left, from the stacks now. No hand starts

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
+from bot.tournament import late
 from bot.tournament.director import TournamentDirector, TournamentFront
 from bot.tournament.memory import Memory, player_key
 from engine.tournament.structure import Format, parse_structure
@@ -112,6 +113,10 @@ class TournamentDirectors:
         else:
             engine = Tournament.from_dict(state["engine"])
             memory = Memory.from_dict(state["director"])
+            # A late entry paid for just before a crash, the save not made: seat it now.
+            caught = late.catch_up(engine, memory, loaded.entries, lambda e: self._name(row, e))
+            if caught:
+                _log.info("late entries seated after a restart", extra={"entries": len(caught)})
         await self._run(row, engine, memory, version=loaded.state_version)
 
     def _fresh(
@@ -122,11 +127,13 @@ class TournamentDirectors:
         for entry in entries:
             player = player_key(entry.user_id, entry.bot_name)
             engine.register(player)
-            if entry.user_id is not None:
-                names[player] = self._names(row.guild_id, entry.user_id)
-            else:
-                names[player] = entry.bot_name or player
+            names[player] = self._name(row, entry)
         return engine, Memory(names)
+
+    def _name(self, row: TournamentRow, entry: TournamentEntry) -> str:
+        if entry.user_id is not None:
+            return self._names(row.guild_id, entry.user_id)
+        return entry.bot_name or player_key(None, entry.bot_name)
 
     async def _run(
         self, row: TournamentRow, engine: Tournament, memory: Memory, *, version: int

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.tournament.late import LateEntry, LateRegistration, late_registration
 from bot.tournament.memory import user_of
 from engine.tournament.seating import SeatReason
 from engine.tournament.tournament import Phase, Tournament
@@ -43,6 +44,8 @@ class TournamentView:
     leaders: tuple[Standing, ...]
     prizes: tuple[int, ...]
     finished: bool = False
+    late: LateRegistration | None = None
+    """Late registration, if the structure has it (``bot.tournament.late``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +95,7 @@ class TournamentOver:
     by_deal: bool
 
 
-TournamentNews = ClockChanged | PlayerMoved | PlayerBusted | TournamentOver
+TournamentNews = ClockChanged | PlayerMoved | PlayerBusted | TournamentOver | LateEntry
 
 
 def tournament_view(
@@ -128,4 +131,5 @@ def tournament_view(
         leaders=standings,
         prizes=engine.prizes(),
         finished=engine.phase is not Phase.RUNNING,
+        late=late_registration(engine),
     )

@@ -77,7 +77,23 @@ def test_a_plan_fills_defaults_and_charges_the_fee_on_top() -> None:
     assert (chosen.name, chosen.kind, chosen.fee) == ("Friday night", TournamentKind.SIT_AND_GO, 10)
     assert (chosen.seats_per_table, chosen.max_entries, chosen.starts_at) == (9, 9, None)
     mtt = plan(kind="mtt", start="in 1h", preset_name="regular")
-    assert (mtt.max_entries, mtt.structure.late_registration_levels) == (100, 0)
+    assert mtt.max_entries == 100
+
+
+def test_a_multi_table_preset_keeps_its_late_registration_and_re_entry_and_the_lobby_says_so() -> (
+    None
+):
+    mtt = plan(kind="mtt", start="in 1h", preset_name="regular")
+    assert (mtt.structure.late_registration_levels, mtt.structure.re_entries) == (6, 1)
+    said = describe_structure(mtt.structure)
+    assert "late registration to the end of level 6" in said
+    assert "1 re-entry" in said
+    sit_and_go = plan()
+    assert (sit_and_go.structure.late_registration_levels, sit_and_go.structure.re_entries) == (
+        0,
+        0,
+    )
+    assert "late registration" not in describe_structure(sit_and_go.structure)
 
 
 def test_rebuys_add_the_rebuy_levels_and_the_add_on_break_and_the_lobby_says_so() -> None:

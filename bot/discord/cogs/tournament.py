@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import discord
@@ -37,6 +37,7 @@ from bot.discord.tournament.lobby_buttons import HANDLERS, LobbyAction, LobbyBut
 from bot.discord.tournament.options import plan_tournament
 from bot.discord.tournament.running import DiscordTournaments
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tournament.late import LateRegistration
 from bot.tournament.lobby_hooks import TournamentRunner
 from engine.tournament.structure import PRESET_NAMES
 from storage import MAX_CHIPS, Storage
@@ -89,6 +90,8 @@ class Tournaments(commands.Cog):
         self.bot.error_router.register_refusal(TournamentError, describe_tournament_refusal)
         if self.runner is not None and self.bot.has_storage:
             self.lobby = Lobby(self.storage, self.scheduler, self.runner, self)
+            if isinstance(self.runner, DiscordTournaments):
+                self.runner.lobby_changed = self.lobby.refresh
             await self.lobby.restore()
 
     async def cog_unload(self) -> None:
@@ -118,17 +121,28 @@ class Tournaments(commands.Cog):
             return
         channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         message = channel.get_partial_message(row.lobby_message_id)
-        view = lobby_view(
-            row.tournament_id, open_for_registration=row.status is TournamentStatus.REGISTERING
+        late = self._late(row)
+        started = row.status is TournamentStatus.RUNNING
+        taking = row.status is TournamentStatus.REGISTERING or (
+            started and late is not None and late.open
         )
+        view = lobby_view(row.tournament_id, open_for_registration=taking, started=started)
         try:
-            await message.edit(content=lobby_text(row, entries), view=view)
+            await message.edit(content=lobby_text(row, entries, late), view=view)
         except discord.HTTPException:
             _log.warning(
                 "could not edit a tournament's lobby message",
                 extra={"tournament_id": row.tournament_id},
                 exc_info=True,
             )
+
+    def _late(self, row: TournamentRow) -> LateRegistration | None:
+        """A running tournament's late registration, from its director."""
+        if row.status is not TournamentStatus.RUNNING or not isinstance(
+            self.runner, DiscordTournaments
+        ):
+            return None
+        return self.runner.late_registration(row.tournament_id)
 
     # ----- /tournament create ---------------------------------------------------------------------
 
@@ -240,7 +254,16 @@ class Tournaments(commands.Cog):
         if member.bot:
             raise Refusal("Bots cannot enter tournaments this way.")
         lobby = self._lobby()
-        row = await self._chosen(member.guild.id, tournament, OPEN)
+        row = await self._chosen(member.guild.id, tournament, LISTED, self._taking)
+        if row.status is TournamentStatus.RUNNING:
+            if action is LobbyAction.UNREGISTER:
+                raise Refusal(
+                    f"**{row.name}** (#{row.tournament_id}) has started: "
+                    "an entry cannot be withdrawn once the tournament is running."
+                )
+            await self._register_late(interaction, row)
+            await lobby.changed(row.tournament_id)
+            return
         await acknowledge(interaction, ephemeral=True, thinking=True)
         key = f"tournament-{action.value}:{interaction.id}"
         if action is LobbyAction.REGISTER:
@@ -261,10 +284,36 @@ class Tournaments(commands.Cog):
         await interaction.followup.send(text, ephemeral=True)
         await lobby.changed(row.tournament_id)
 
+    async def _register_late(
+        self, interaction: discord.Interaction[Any], row: TournamentRow
+    ) -> None:
+        """Late registration or re-entry (``bot/tournament/late.py``): the director refuses in
+        one sentence or takes the buy-in and seats the entry."""
+        running = self._running()
+        running.director(row.tournament_id)  # refused before anything if it is not running here
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        entry = await running.enter_late(row.tournament_id, row.guild_id, interaction.user.id)
+        how = "re-entered" if entry.re_entry else "registered late in"
+        await interaction.followup.send(
+            f"You {how} **{row.name}** (#{row.tournament_id}): {chips(row.cost)} moved from "
+            f"your wallet. Your seat: table {entry.table}, seat {entry.seat}.",
+            ephemeral=True,
+        )
+
+    def _taking(self, row: TournamentRow) -> bool:
+        """Whether a tournament takes registrations now (before the start, or late)."""
+        late = self._late(row)
+        return row.status is TournamentStatus.REGISTERING or (late is not None and late.open)
+
     async def _chosen(
-        self, guild_id: int, tournament: int | None, statuses: Sequence[TournamentStatus]
+        self,
+        guild_id: int,
+        tournament: int | None,
+        statuses: Sequence[TournamentStatus],
+        wanted: Callable[[TournamentRow], bool] | None = None,
     ) -> TournamentRow:
-        """The tournament a member named (of this server), or the only one in ``statuses``."""
+        """The tournament a member named (of this server), or the only one in ``statuses``
+        (that ``wanted`` accepts)."""
         if tournament is not None:
             if isinstance(tournament, bool) or not 1 <= tournament <= 2**63 - 1:
                 raise Refusal("A tournament's number is a whole number from 1.")
@@ -273,6 +322,7 @@ class Tournaments(commands.Cog):
                 raise Refusal(f"There is no tournament #{tournament} here.")
             return row
         rows = await self.storage.list_tournaments(guild_id, tuple(statuses))
+        rows = [row for row in rows if wanted is None or wanted(row)]
         if not rows:
             raise Refusal("No tournament is open for registration here.")
         if len(rows) > 1:

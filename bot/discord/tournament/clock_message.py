@@ -11,6 +11,7 @@ import logging
 
 import discord
 
+from bot.discord.tournament.formatting import late_line
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tournament.news import TournamentView
 
@@ -39,6 +40,8 @@ def tournament_text(view: TournamentView) -> str:
         if view.next_blinds is not None:
             when = f" <t:{int(view.next_change_at)}:R>" if view.next_change_at else ""
             lines.append(f"Next: {view.next_blinds}{when}")
+    if view.late is not None and view.late.open and not view.finished:
+        lines.append(late_line(view.late))
     lines.append(
         f"Players left: {view.players_left} of {view.entries} · "
         f"average stack {view.average_stack:,}"

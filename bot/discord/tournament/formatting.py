@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.discord.chips import chips
+from bot.tournament.late import LateRegistration, planned
 from engine.tournament import payouts
 from engine.tournament.structure import Break, Level, Structure, parse_structure
 from storage.tournaments import (
@@ -32,6 +33,7 @@ STATUS_LINES = {
     TournamentStatus.FINISHED: "Finished.",
     TournamentStatus.CANCELLED: "Cancelled: every buy-in was refunded.",
 }
+LATE_STATUSES = (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
 
 
 def stamp(moment: datetime, style: str) -> str:
@@ -57,7 +59,9 @@ def describe_structure(structure: Structure) -> str:
     if breaks:
         text += f" · {breaks} break{'s' if breaks > 1 else ''}"
     if structure.late_registration_levels:
-        text += f" · late registration to level {structure.late_registration_levels}"
+        text += f" · late registration to the end of level {structure.late_registration_levels}"
+    if structure.re_entries:
+        text += f" · {structure.re_entries} re-entr{'y' if structure.re_entries == 1 else 'ies'}"
     if structure.has_rebuys:
         text += (
             f" · rebuys ({structure.rebuy_limit} each, {structure.rebuy_chips:,} chips) "
@@ -68,9 +72,14 @@ def describe_structure(structure: Structure) -> str:
     return text
 
 
-def payout_line(row: TournamentRow) -> str:
+def field_size(row: TournamentRow, entries: Sequence[TournamentEntry]) -> int:
+    """The entries that count for the payouts and ``max_entries``: re-entries included."""
+    return max(row.entries, sum(1 + entry.re_entries for entry in entries))
+
+
+def payout_line(row: TournamentRow, field: int | None = None) -> str:
     """The prizes for the field as it stands (the standard curve, the remainder rule)."""
-    field = max(row.entries, 1)
+    field = max(row.entries if field is None else field, 1)
     amounts = payouts.prizes(row.prize_pool, payouts.standard_shares(field))
     if not row.prize_pool:
         return f"Payouts: {len(amounts)} place{'s' if len(amounts) > 1 else ''} paid."
@@ -120,23 +129,42 @@ def results_line(entries: Sequence[TournamentEntry]) -> str:
     return "Results: " + (", ".join(paid) if paid else "no prizes") + "."
 
 
-def lobby_text(row: TournamentRow, entries: Sequence[TournamentEntry]) -> str:
-    """The lobby message: what it is, the structure, who is in, the pool and the start."""
+def late_line(late: LateRegistration) -> str:
+    """``Late registration open until the end of level 4 (<t:...:R>).``"""
+    when = f" (closes <t:{int(late.closes_at)}:R>)" if late.closes_at is not None else ""
+    return f"Late registration open until the end of level {late.until_level}{when}."
+
+
+def lobby_text(
+    row: TournamentRow,
+    entries: Sequence[TournamentEntry],
+    late: LateRegistration | None = None,
+) -> str:
+    """The lobby message: what it is, the structure, who is in, the pool and the start.
+    ``late`` is a running tournament's late registration (the director's); before the start it
+    is read from the structure and the start time."""
     fee = f" + {row.fee:,} fee" if row.fee else ""
+    field = field_size(row, entries)
     lines = [
         f"🏆 **{row.name}** · {KIND_NAMES[row.kind]} #{row.tournament_id}",
         f"Buy-in: {chips(row.buy_in)}{fee} · {row.seats_per_table} per table · "
-        f"Entries: {row.entries}/{row.max_entries} · Prize pool: {chips(row.prize_pool)}",
+        f"Entries: {field}/{row.max_entries} · Prize pool: {chips(row.prize_pool)}",
         describe_structure(structure_of(row)),
-        payout_line(row),
+        payout_line(row, field),
         players_line(entries),
     ]
     if row.status is TournamentStatus.FINISHED:
         lines.append(results_line(entries))
     start = start_line(row)
     lines.append(start or STATUS_LINES[row.status])
+    if row.status is TournamentStatus.REGISTERING and row.starts_at is not None:
+        late = planned(structure_of(row), row.starts_at.timestamp())
     if start:
         lines.append(STATUS_LINES[row.status])
+    elif row.status is TournamentStatus.RUNNING and late is not None and late.open:
+        lines[-1] = "Running."
+    if late is not None and late.open and row.status in LATE_STATUSES:
+        lines.append(late_line(late))
     return "\n".join(lines)
 
 

@@ -43,8 +43,12 @@ class LobbyButton(TableButton, template=LOBBY_TEMPLATE):
         await HANDLERS.of(interaction).on_lobby_click(interaction, self.tournament_id, self.action)
 
 
-def lobby_view(tournament_id: int, *, open_for_registration: bool) -> discord.ui.View | None:
-    """The buttons under a lobby message: both while registration is open, none after."""
+def lobby_view(
+    tournament_id: int, *, open_for_registration: bool, started: bool = False
+) -> discord.ui.View | None:
+    """The buttons under a lobby message: both while registration is open before the start,
+    Register alone during late registration (an entry is not withdrawn once it plays), none
+    after."""
     if not open_for_registration:
         return None
     specs = [
@@ -54,11 +58,14 @@ def lobby_view(tournament_id: int, *, open_for_registration: bool) -> discord.ui
             discord.ButtonStyle.success,
             0,
         ),
-        ButtonSpec(
-            f"tournament:{tournament_id}:{LobbyAction.UNREGISTER}",
-            "Unregister",
-            discord.ButtonStyle.secondary,
-            0,
-        ),
     ]
+    if not started:
+        specs.append(
+            ButtonSpec(
+                f"tournament:{tournament_id}:{LobbyAction.UNREGISTER}",
+                "Unregister",
+                discord.ButtonStyle.secondary,
+                0,
+            )
+        )
     return build_view(specs, (LobbyButton,))

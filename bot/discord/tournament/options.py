@@ -16,7 +16,7 @@ more than :data:`MAX_DAYS_AHEAD` days away.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.discord.errors import Refusal
@@ -167,10 +167,8 @@ def plan_tournament(
         raise InvalidTournamentOption(
             "Bots fill the empty seats at the start time: give a start time, not `full`."
         )
+    # A multi-table preset keeps its late registration and re-entry (``bot/tournament/late.py``).
     structure = preset(preset_name, Format.SIT_AND_GO if sit_and_go else Format.MULTI_TABLE)
-    # Registration closes at the start (the lobby has no late registration yet), so a preset's
-    # late registration and re-entries are taken out rather than shown and never honoured.
-    structure = replace(structure, late_registration_levels=0, re_entries=0)
     if rebuys:
         structure = structure.with_rebuys()
     fee = buy_in * fee_percent // 100

@@ -13,6 +13,7 @@ bot to be ready and resumes every running tournament in the threads it had.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -28,6 +29,7 @@ from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tournament.deals import DealKind
 from bot.tournament.director import TableHome, TournamentDirector
+from bot.tournament.late import LateEntry, LateRegistration, late_registration
 from bot.tournament.launch import TournamentDirectors
 from bot.tournament.news import (
     ClockChanged,
@@ -41,6 +43,8 @@ from engine.tournament.seating import SeatReason
 from storage.tournaments import EntryPayment, TournamentRow
 
 _log = logging.getLogger("felt.discord.tournament")
+LobbyChanged = Callable[[int], Awaitable[object]]
+"""Redraws tournament ``id``'s lobby message."""
 HOLDEM_COG = "Holdem"
 
 WHY_MOVED = {
@@ -54,11 +58,20 @@ WHY_MOVED = {
 class ThreadFront:
     """One tournament's Discord presence: a thread per table, messages in the lobby channel."""
 
-    def __init__(self, client: FeltBot, row: TournamentRow, scheduler: Scheduler) -> None:
+    def __init__(
+        self,
+        client: FeltBot,
+        row: TournamentRow,
+        scheduler: Scheduler,
+        lobby_changed: LobbyChanged | None = None,
+    ) -> None:
         self.client = client
         self.row = row
         self.threads: dict[int, int] = {}
         self.clock = ClockMessage(client, row.guild_id, row.channel_id, scheduler)
+        self._lobby_changed = lobby_changed
+        self._late_open: bool | None = None
+        """Late registration as the lobby message last showed it (None: not shown yet)."""
 
     def _holdem(self) -> Any:
         # The Hold'em cog draws and routes every Hold'em table; tournament tables are no other.
@@ -100,6 +113,9 @@ class ThreadFront:
         match news:
             case ClockChanged(view=view):
                 await self.clock.show(view)
+                await self._follow_late_registration(view.late)
+            case LateEntry():
+                await self._late_entry(news)
             case PlayerMoved(user_id=user_id, table=table, seat=seat, reason=reason):
                 if user_id is None:
                     return
@@ -116,6 +132,33 @@ class ThreadFront:
                 lines = [f"🥇 **{self.row.name}** is over" + (" by a deal." if by_deal else ".")]
                 lines += [f"{ordinal(p.place)}: {p.name} — {p.prize:,} chips" for p in paid]
                 await self._post(self.row.channel_id, "\n".join(lines))
+
+    async def _follow_late_registration(self, late: LateRegistration | None) -> None:
+        """Redraw the lobby message when late registration opens or closes (its Register
+        button goes with it)."""
+        is_open = late is not None and late.open
+        if is_open == self._late_open or self._lobby_changed is None:
+            return
+        self._late_open = is_open
+        try:
+            await self._lobby_changed(self.row.tournament_id)
+        except Exception:
+            _log.warning("could not redraw a tournament's lobby message", exc_info=True)
+
+    async def _late_entry(self, news: LateEntry) -> None:
+        what = "re-entry" if news.re_entry else "late registration"
+        await self._post(
+            self.row.channel_id,
+            f"{news.name} joins by {what}: table {news.table} (entries: {news.entries}).",
+        )
+        if news.user_id is None:
+            return
+        joined = "re-entered" if news.re_entry else "registered late"
+        await self._post(
+            self.threads.get(news.table, self.row.channel_id),
+            f"<@{news.user_id}> you {joined}: table {news.table}, seat {news.seat}. "
+            "Your seat is ready.",
+        )
 
     async def _post(self, channel_id: int, text: str) -> None:
         channel = self.client.get_partial_messageable(channel_id, guild_id=self.row.guild_id)
@@ -141,6 +184,8 @@ class DiscordTournaments:
         self._bots = bots
         self._settings = settings
         self._directors: TournamentDirectors | None = None
+        self.lobby_changed: LobbyChanged | None = None
+        """Redraws a tournament's lobby message (the tournament cog sets it)."""
 
     @property
     def directors(self) -> TournamentDirectors:
@@ -148,7 +193,9 @@ class DiscordTournaments:
             self._directors = TournamentDirectors(
                 storage=self.client.storage,
                 scheduler=self.scheduler,
-                fronts=lambda row: ThreadFront(self.client, row, self.scheduler),
+                fronts=lambda row: ThreadFront(
+                    self.client, row, self.scheduler, self._redraw_lobby
+                ),
                 bots=self._bots,
                 names=self._name,
                 settings=self._settings,
@@ -181,8 +228,32 @@ class DiscordTournaments:
 
     # ----- /tournament buy and /tournament deal ------------------------------------------------
 
+    async def _redraw_lobby(self, tournament_id: int) -> None:
+        if self.lobby_changed is not None:
+            await self.lobby_changed(tournament_id)
+
     async def buy(self, tournament_id: int, user_id: int, what: str) -> str:
-        return await self.director(tournament_id).buy(user_id, EntryPayment(what))
+        payment = EntryPayment(what)
+        if payment is EntryPayment.RE_ENTRY:  # one path for every entry after the start
+            guild = self.director(tournament_id).guild_id
+            entry = await self.enter_late(tournament_id, guild, user_id)
+            return f"Done: you re-entered at table {entry.table}, seat {entry.seat}."
+        return await self.director(tournament_id).buy(user_id, payment)
+
+    # ----- late registration and re-entry (bot/tournament/late.py) -----------------------------
+
+    async def enter_late(self, tournament_id: int, guild_id: int, user_id: int) -> LateEntry:
+        """A member's late registration or re-entry in a running tournament."""
+        director = self.director(tournament_id)
+        return await director.enter_late(user_id, self._name(guild_id, user_id))
+
+    def late_registration(self, tournament_id: int) -> LateRegistration | None:
+        """A running tournament's late registration as its director sees it (None: not
+        running here, or its structure has none)."""
+        director = self.directors.running.get(tournament_id)
+        if director is None or director.done.is_set():
+            return None
+        return late_registration(director.engine)
 
     async def offer_deal(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
         director = self.director(tournament_id)
