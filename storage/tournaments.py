@@ -862,8 +862,9 @@ def _check_results(
             f"Tournament {row.tournament_id}'s places must name every entry exactly "
             f"(missing {', '.join(missing) or 'none'}; not entered {', '.join(extra) or 'none'})."
         )
+    field = sum(1 + entry.re_entries for entry in entries.values())  # a re-entry places too
     for player, place in places.items():
-        if not _whole(place) or not 1 <= place <= len(entries):
+        if not _whole(place) or not 1 <= place <= field:
             raise InvalidTournamentResults(f"{player!r}'s place {place!r} is out of range.")
     if not set(prizes) <= set(entries):
         raise InvalidTournamentResults("A prize is paid to a player who did not enter.")
