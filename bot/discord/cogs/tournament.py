@@ -228,7 +228,10 @@ class Tournaments(commands.Cog):
 
     # ----- registering ----------------------------------------------------------------------------
 
-    @tournament.command(name="register", description="Enter a tournament (pays its buy-in).")
+    @tournament.command(
+        name="register",
+        description="Enter a tournament, or late or again while it allows (pays a buy-in).",
+    )
     @app_commands.describe(tournament="The tournament's number (default: the one open here)")
     async def register(
         self, interaction: discord.Interaction[FeltBot], tournament: int | None = None
@@ -340,7 +343,7 @@ class Tournaments(commands.Cog):
         member = guild_member(interaction)
         row = await self._chosen(member.guild.id, tournament, LISTED)
         entries = await self.storage.tournament_entries(row.tournament_id)
-        await send_ephemeral(interaction, lobby_text(row, entries))
+        await send_ephemeral(interaction, lobby_text(row, entries, self._late(row)))
 
     @tournament.command(name="list", description="The tournaments open or running here.")
     async def list_(self, interaction: discord.Interaction[FeltBot]) -> None:
