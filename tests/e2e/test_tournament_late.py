@@ -45,8 +45,10 @@ async def fight_until(
     director: TournamentDirector,
     members: Sequence[FakeMember],
     done: Callable[[], bool],
+    played: dict[int, int] | None = None,
 ) -> None:
-    """Members play ``choice`` until ``done()`` (checked between moves)."""
+    """Members play ``choice`` until ``done()`` (checked between moves), counting each
+    member's moves in ``played``."""
     fake = run.fake
     clicks: dict[tuple[int, int], int] = {}
     found: list[tuple[FakeMember, FakeMessage, ids.ActionRef]] = []
@@ -69,6 +71,8 @@ async def fight_until(
         member, message, ref = found[0]
         count = clicks.get((ref.table_id, ref.hand_id), 0)
         clicks[(ref.table_id, ref.hand_id)] = count + 1
+        if played is not None:
+            played[member.id] = played.get(member.id, 0) + 1
         clicked = await fake.click(member, message, label=choice(message, count))
         await clicked.wait_answered()
         assert clicked.errors == []
@@ -139,6 +143,7 @@ async def test_a_late_entry_plays_a_busted_member_re_enters_once_and_registratio
     # Two fight each hand; a busted member re-enters once, then is refused.
     members = (world.alice, world.bob, cy)
     answers: dict[int, list[str]] = {m.id: [] for m in members}
+    played: dict[int, int] = {}
 
     def busted() -> FakeMember | None:
         for member in members:
@@ -149,14 +154,21 @@ async def test_a_late_entry_plays_a_busted_member_re_enters_once_and_registratio
         return None
 
     while not any(len(said) == 2 for said in answers.values()):
-        await fight_until(run, director, members, lambda: busted() is not None)
+        await fight_until(run, director, members, lambda: busted() is not None, played)
         out = busted()
         assert out is not None, "the tournament goes on while someone can re-enter"
         answers[out.id].append(await use(fake, out, "tournament register", world))
+    assert played.get(cy.id, 0) > 0, "the late entry plays"
     twice = next(m for m in members if len(answers[m.id]) == 2)
     first, second = answers[twice.id]
     assert first.startswith("You re-entered **Late night**")
     assert second == "You have re-entered once, the most this tournament allows."
+    news = [m.content for m in fake.channel_messages(world.channel)]
+    assert any(" joins by re-entry: table 1" in line for line in news)
+    assert any(
+        f"<@{twice.id}> you re-entered: table 1, seat " in m.content
+        for m in fake.channel_messages(thread)
+    )
     stored = {e.user_id: e for e in await storage.tournament_entries(tid)}
     assert stored[twice.id].re_entries == 1
     assert late.entries_of(engine, f"u{twice.id}") == 2
