@@ -107,6 +107,7 @@ class TournamentDirectors:
 
     async def _resume(self, loaded: LoadedTournament) -> None:
         row, state = loaded.tournament, loaded.state
+        caught: list[late.LateEntry] = []
         if state is None:  # stopped between freezing the field and the first save: draw again
             engine, memory = self._fresh(row, loaded.entries)
             engine.start(self._scheduler.now())
@@ -115,9 +116,13 @@ class TournamentDirectors:
             memory = Memory.from_dict(state["director"])
             # A late entry paid for just before a crash, the save not made: seat it now.
             caught = late.catch_up(engine, memory, loaded.entries, lambda e: self._name(row, e))
-            if caught:
-                _log.info("late entries seated after a restart", extra={"entries": len(caught)})
-        await self._run(row, engine, memory, version=loaded.state_version)
+        front = self._fronts(row)
+        await self._run(row, engine, memory, front, version=loaded.state_version)
+        for news in caught:  # their seat-ready mention, as if the crash had not happened
+            try:
+                await front.publish(news)
+            except Exception:
+                _log.exception("could not announce a late entry seated after a restart")
 
     def _fresh(
         self, row: TournamentRow, entries: Sequence[TournamentEntry]
@@ -136,7 +141,13 @@ class TournamentDirectors:
         return entry.bot_name or player_key(None, entry.bot_name)
 
     async def _run(
-        self, row: TournamentRow, engine: Tournament, memory: Memory, *, version: int
+        self,
+        row: TournamentRow,
+        engine: Tournament,
+        memory: Memory,
+        front: TournamentFront,
+        *,
+        version: int,
     ) -> None:
         director = TournamentDirector(
             storage=self.storage,
@@ -146,7 +157,7 @@ class TournamentDirectors:
             memory=memory,
             version=version,
             scheduler=self._scheduler,
-            front=self._fronts(row),
+            front=front,
             bots=self._bots,
             settings=self._settings.with_changes(seats=row.seats_per_table),
         )

@@ -194,4 +194,6 @@ async def test_a_late_entry_plays_a_busted_member_re_enters_once_and_registratio
     entries = await storage.tournament_entries(tid)
     paid = sum(1 + e.re_entries for e in entries)
     assert paid == len(engine.entries) and sum(e.prize for e in entries) == paid * BUY_IN
+    over = await use(fake, di, "tournament register", world, tournament=tid)
+    assert over == f"Tournament #{tid} has already finished."
     assert (await storage.check()).ok

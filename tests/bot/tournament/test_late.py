@@ -271,6 +271,8 @@ async def test_an_entry_paid_just_before_a_crash_is_seated_by_the_resumed_direct
     fronts[tid].director = resumed
     entry = resumed.engine.entry_of(f"u{CAROL}")
     assert entry is not None and resumed.engine.seating.where(entry.number) is not None
+    [told] = [n for n in fronts[tid].news if isinstance(n, late.LateEntry)]
+    assert (told.user_id, told.re_entry) == (CAROL, False), "the seat-ready mention is made"
     assert resumed.engine.chips_in_play == resumed.engine.chips_issued
     with pytest.raises(TournamentRefusal, match="already playing"):
         await resumed.enter_late(CAROL, "Carol")  # clicking again pays nothing more
