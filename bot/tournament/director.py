@@ -305,20 +305,21 @@ class TournamentDirector:
         """A rebuy, add-on or re-entry for a member, paid into the pool first; what happened,
         in a sentence. Between hands only for the member's table (refused otherwise)."""
         player = player_key(user_id, None)
+        if payment is EntryPayment.RE_ENTRY:  # one path for every entry after the start
+            seat = await self.enter_late(user_id, self.memory.names.get(player, player))
+            return f"Done: you re-entered at table {seat.table}, seat {seat.seat}."
         async with self._lock:
             entry = self.engine.entry_of(player)
             number = entry.number if entry is not None else 0
             count = _bought(self.engine, player, payment)
-            if not _may_buy(self.engine, player, number, payment):
+            if not _may_buy(self.engine, number, payment):
                 raise TournamentRefusal(_NOT_NOW[payment])
             key = f"tournament:{self.tournament_id}:{player}:{payment.value}:{count + 1}"
             await self.storage.pay_tournament_entry(self.tournament_id, user_id, payment, key=key)
             if payment is EntryPayment.REBUY:
                 events = self.engine.rebuy(number)
-            elif payment is EntryPayment.ADD_ON:
-                events = self.engine.add_on(number)
             else:
-                events = self.engine.register(player)
+                events = self.engine.add_on(number)
             await self._apply(events)
         chips = self.engine.entry_of(player)
         return f"Done: you have {chips.stack if chips else 0:,} chips."
@@ -460,29 +461,18 @@ _NOT_NOW = {
     EntryPayment.REBUY: "No rebuy now: rebuys are for stacks at or below the starting stack, "
     "between your hands, during the rebuy levels.",
     EntryPayment.ADD_ON: "No add-on now: it is sold once, during the add-on break.",
-    EntryPayment.RE_ENTRY: "No re-entry now: only a busted player, during late registration.",
 }
 
 
 def _bought(engine: Tournament, player: str, payment: EntryPayment) -> int:
-    """How many of ``payment`` the player has bought so far (re-entries: entries - 1)."""
+    """How many rebuys or add-ons the player has bought so far."""
     mine = [e for e in engine.entries.values() if e.player == player]
     if payment is EntryPayment.REBUY:
         return sum(e.rebuys for e in mine)
-    if payment is EntryPayment.ADD_ON:
-        return sum(e.add_ons for e in mine)
-    return max(0, len(mine) - 1)
+    return sum(e.add_ons for e in mine)
 
 
-def _may_buy(engine: Tournament, player: str, entry: int, payment: EntryPayment) -> bool:
+def _may_buy(engine: Tournament, entry: int, payment: EntryPayment) -> bool:
     if payment is EntryPayment.REBUY:
         return entry > 0 and engine.can_rebuy(entry)
-    if payment is EntryPayment.ADD_ON:
-        return entry > 0 and engine.can_add_on(entry)
-    used = sum(1 for e in engine.entries.values() if e.player == player)
-    return (
-        entry == 0
-        and 0 < used <= engine.structure.re_entries
-        and engine.registration_open
-        and len(engine.entries) < engine.config.max_entries
-    )
+    return entry > 0 and engine.can_add_on(entry)

@@ -233,12 +233,7 @@ class DiscordTournaments:
             await self.lobby_changed(tournament_id)
 
     async def buy(self, tournament_id: int, user_id: int, what: str) -> str:
-        payment = EntryPayment(what)
-        if payment is EntryPayment.RE_ENTRY:  # one path for every entry after the start
-            guild = self.director(tournament_id).guild_id
-            entry = await self.enter_late(tournament_id, guild, user_id)
-            return f"Done: you re-entered at table {entry.table}, seat {entry.seat}."
-        return await self.director(tournament_id).buy(user_id, payment)
+        return await self.director(tournament_id).buy(user_id, EntryPayment(what))
 
     # ----- late registration and re-entry (bot/tournament/late.py) -----------------------------
 

@@ -76,7 +76,7 @@ async def test_rebuys_add_ons_and_re_entries_the_rules_do_not_allow_are_refused_
         await director.buy(ALICE, EntryPayment.REBUY)
     with pytest.raises(TournamentRefusal, match="No add-on now"):
         await director.buy(ALICE, EntryPayment.ADD_ON)
-    with pytest.raises(TournamentRefusal, match="No re-entry now"):
+    with pytest.raises(TournamentRefusal, match="no late registration"):
         await director.buy(ALICE, EntryPayment.RE_ENTRY)
     assert await storage.balance(GUILD, ALICE) == before
     assert director.engine.entry_of(f"u{ALICE}").rebuys == 0  # type: ignore[union-attr]

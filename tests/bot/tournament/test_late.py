@@ -18,7 +18,7 @@ from engine.tournament.structure import AnteKind, Break, Format, Level, Structur
 from engine.tournament.tournament import Tournament, TournamentConfig
 from storage import Storage
 from storage.errors import InsufficientChips
-from storage.tournaments import TournamentKind
+from storage.tournaments import EntryPayment, TournamentKind
 from tests.bot.tournament.support import ALICE, BOB, GUILD, RecordingFront, new_tournament
 from tests.bot.tournament.test_desk import step_until
 from tests.bot.tournament.test_director import directors_for
@@ -241,7 +241,7 @@ async def test_a_busted_member_re_enters_once_and_is_refused_after_the_limit(
     await step_until(scheduler, lambda: engine.entry_of(f"u{member}") is None)
     assert engine.registration_open, "the re-entry busted within the late levels"
     with pytest.raises(TournamentRefusal, match="re-entered once"):
-        await director.enter_late(member, "Member")
+        await director.buy(member, EntryPayment.RE_ENTRY)  # the same rules by /tournament buy
     assert await storage.balance(GUILD, member) == wallet - 110
     assert entries_of(director, member) == 2
     await scheduler.run_until_idle(limit=300_000)
