@@ -250,7 +250,7 @@ async def test_a_busted_member_re_enters_once_and_is_refused_after_the_limit(
     assert (await storage.check()).ok
 
 
-async def test_an_entry_paid_just_before_a_crash_is_seated_by_the_resumed_director(
+async def test_late_entries_saved_or_only_paid_before_a_crash_are_seated_after_it(
     storage: Storage, scheduler: ManualScheduler
 ) -> None:
     first = HaltableScheduler(scheduler)
@@ -259,6 +259,8 @@ async def test_an_entry_paid_just_before_a_crash_is_seated_by_the_resumed_direct
     )
     tid = crashed.tournament_id
     carol = await storage.balance(GUILD, CAROL)
+    await storage.admin_grant(GUILD, 14, 1_000, actor_id=ALICE, key="grant-14")
+    await crashed.enter_late(14, "Dan")  # saved with the state before the crash
     # The payment is in storage; the process dies before the engine's state is saved with it.
     key = late.entry_key(tid, f"u{CAROL}", 1)
     await storage.enter_tournament_late(tid, CAROL, key=key)
@@ -269,8 +271,9 @@ async def test_an_entry_paid_just_before_a_crash_is_seated_by_the_resumed_direct
     assert await after.resume_all() == [tid]
     resumed = after.running[tid]
     fronts[tid].director = resumed
-    entry = resumed.engine.entry_of(f"u{CAROL}")
-    assert entry is not None and resumed.engine.seating.where(entry.number) is not None
+    for member in (14, CAROL):
+        entry = resumed.engine.entry_of(f"u{member}")
+        assert entry is not None and resumed.engine.seating.where(entry.number) is not None
     [told] = [n for n in fronts[tid].news if isinstance(n, late.LateEntry)]
     assert (told.user_id, told.re_entry) == (CAROL, False), "the seat-ready mention is made"
     assert resumed.engine.chips_in_play == resumed.engine.chips_issued
@@ -279,5 +282,5 @@ async def test_an_entry_paid_just_before_a_crash_is_seated_by_the_resumed_direct
     assert await storage.balance(GUILD, CAROL) == carol - 110
     await scheduler.run_until_idle(limit=300_000)
     over = next(n for n in fronts[tid].news if isinstance(n, TournamentOver))
-    assert sum(p.prize for p in over.placings) == 5 * 100
+    assert sum(p.prize for p in over.placings) == 6 * 100
     assert (await storage.check()).ok
