@@ -8,8 +8,8 @@ button, ``/tournament buy reentry``): under its lock it advances the clock, asks
 :func:`entry_key`), registers the entry with the engine (``Tournament.register`` seats it with
 ``seat_late``: the table with the fewest players), saves, brings idle tables in line and tells
 the front (:class:`LateEntry`). A crash between the payment and the save loses nothing: the
-resumed director registers what storage has and the engine lacks (:func:`catch_up`), and a
-member who clicks again meanwhile replays the same key, so pays once.
+resumed director registers what storage has and the engine lacks (:func:`catch_up`); a
+payment retried for the same entry replays its key, so it is paid once.
 """
 
 from __future__ import annotations

@@ -151,7 +151,10 @@ async def test_registering_by_button_and_command_updates_the_lobby_and_starts_a_
     )
     assert refused == f"Tournament #{tournament_id} has already started."
     refused = await use(fake_discord, world.alice, "tournament unregister", world)
-    assert refused == "No tournament is open for registration here."
+    assert refused == (
+        f"**Friday turbo** (#{tournament_id}) has started: "
+        "an entry cannot be withdrawn once the tournament is running."
+    )
 
 
 async def test_unregistering_and_cancelling_refund_every_buy_in(

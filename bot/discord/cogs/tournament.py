@@ -257,7 +257,9 @@ class Tournaments(commands.Cog):
         if member.bot:
             raise Refusal("Bots cannot enter tournaments this way.")
         lobby = self._lobby()
-        row = await self._chosen(member.guild.id, tournament, LISTED, self._taking)
+        # Unregistering names a running tournament too, so that its refusal says why.
+        wanted = self._taking if action is LobbyAction.REGISTER else None
+        row = await self._chosen(member.guild.id, tournament, LISTED, wanted)
         if row.status is TournamentStatus.RUNNING:
             if action is LobbyAction.UNREGISTER:
                 raise Refusal(
