@@ -16,6 +16,7 @@ from engine.tournament.errors import (
 from engine.tournament.events import (
     AddOnBought,
     BreakStarted,
+    BustHeld,
     Finish,
     LevelStarted,
     PlayerEliminated,
@@ -59,6 +60,7 @@ __all__ = [
     "AnteKind",
     "Break",
     "BreakStarted",
+    "BustHeld",
     "Clock",
     "EntryState",
     "Finish",

@@ -97,6 +97,17 @@ class PlayerEliminated:
 
 
 @dataclass(frozen=True, slots=True)
+class BustHeld:
+    """Entry ``entry`` busted during the rebuy period and may still rebuy: it is off its table
+    and its elimination waits for the decision, until ``until`` at the latest (the host's
+    clock). Its place, if it declines, is already fixed by the bust order."""
+
+    entry: int
+    player: str
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
 class Finish:
     """One entry's result: finishing place and prize in wallet chips."""
 
@@ -143,6 +154,7 @@ TournamentEvent = (
     | RebuyBought
     | AddOnBought
     | PlayerEliminated
+    | BustHeld
     | TournamentFinished
     | TournamentCancelled
 )

@@ -11,6 +11,15 @@ The host feeds it what happened and takes events out, as with ``engine.holdem.Ha
     events = tournament.finish_hand(table, final_stacks, rebuys={...})  # busts, moves, levels
     events = tournament.advance_clock(now)           # minutes-based levels and breaks
 
+A bust during the rebuy period may be **held** (``finish_hand(..., hold={entry: until})``):
+the entry leaves its table at once (the table plays on without it) but its elimination waits
+for ``rebuy_held`` or ``decline_held``, or for ``until`` or the end of the rebuy period
+(``advance_clock``), whichever comes first. Places follow the bust order, not the order of the
+decisions: a bust queues its group (same-hand busts by starting stack) behind earlier ones, and
+a group is placed only once no earlier bust is still held, so a rebuy that brings a held entry
+back shifts the places of later busts before anyone is told them. The tournament cannot finish
+while a bust is held.
+
 ``now`` is seconds on any clock the host likes (wall time or monotonic), as long as it is the
 same one throughout. Every method checks everything before it changes anything: a refusal
 (``TournamentStateError`` for "not now", ``TournamentSetupError`` for nonsense) leaves the
@@ -38,6 +47,7 @@ from engine.tournament.errors import TournamentSetupError, TournamentStateError
 from engine.tournament.events import (
     AddOnBought,
     BreakStarted,
+    BustHeld,
     Finish,
     LevelStarted,
     PlayerEliminated,
@@ -53,7 +63,7 @@ from engine.tournament.events import (
     TournamentFinished,
     TournamentStarted,
 )
-from engine.tournament.seating import Move, Seating
+from engine.tournament.seating import Move, Seating, SeatReason
 from engine.tournament.structure import Break, Format, Level, Structure, parse_structure
 
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -131,11 +141,24 @@ class EntryState:
     rebuys: int = 0
     add_ons: int = 0
     place: int | None = None
+    busted: bool = False
+    """Out of chips and off the tables (a place is given, or waits behind a held bust, or
+    the entry's own rebuy decision is held)."""
 
     @property
     def alive(self) -> bool:
         """Still in the tournament."""
-        return self.place is None
+        return self.place is None and not self.busted
+
+
+@dataclass(frozen=True, slots=True)
+class HeldBust:
+    """A bust whose elimination waits for a rebuy decision: the deadline (host's clock) and the
+    seat it left, to sit back in after a rebuy when that seat is still free."""
+
+    until: float
+    table: int
+    seat: int
 
 
 @dataclass(slots=True)
@@ -160,6 +183,10 @@ class Tournament:
         """Tables with a hand in play, and the setup it started from."""
         self.bust_groups: list[list[int]] = []
         """Eliminated entries, worst first; one group per tie."""
+        self.held: dict[int, HeldBust] = {}
+        """Busts waiting for a rebuy decision."""
+        self.unplaced: list[list[int]] = []
+        """Busted groups in bust order (worst first) whose places wait behind a held bust."""
         self.registration_open = True
         self.results: tuple[Finish, ...] = ()
         self._draws = 0
@@ -320,6 +347,8 @@ class Tournament:
             )
         if self.entry_of(player) is not None:
             raise TournamentStateError(f"{player} is already registered")
+        if any(number in self.held for number in self._by_player.get(player, ())):
+            raise TournamentStateError(f"{player} has a rebuy decision to make first")
         used = len(self._by_player.get(player, ()))
         if used and self.phase is Phase.REGISTERING:
             raise TournamentStateError(f"{player} is already registered")
@@ -354,6 +383,7 @@ class Tournament:
         )
         self.phase = Phase.CANCELLED
         self.busy.clear()
+        self.held.clear()
         return [TournamentCancelled(refunds)]
 
     def start(self, now: float) -> list[TournamentEvent]:
@@ -423,12 +453,19 @@ class Tournament:
         del self.busy[table]
 
     def finish_hand(
-        self, table: int, stacks: Mapping[int, int], rebuys: Collection[int] = ()
+        self,
+        table: int,
+        stacks: Mapping[int, int],
+        rebuys: Collection[int] = (),
+        hold: Mapping[int, float] | None = None,
     ) -> list[TournamentEvent]:
         """Record the hand at ``table``: ``stacks`` maps each entry dealt in to its stack
         after the hand; ``rebuys`` are busted entries that buy back in at once (during the
-        rebuy period). Then eliminations, the hand clock, table moves and the finish."""
-        setup = self._check_result(table, stacks, rebuys)
+        rebuy period); ``hold`` maps busted entries whose rebuy decision is still to come to
+        its deadline (see the module docstring). Then eliminations, the hand clock, table
+        moves and the finish."""
+        hold = hold or {}
+        setup = self._check_result(table, stacks, rebuys, hold)
         del self.busy[table]
         self.seating.buttons[table] = setup.button
         for entry in setup.entries:
@@ -436,15 +473,20 @@ class Tournament:
         events: list[TournamentEvent] = []
         for entry in sorted(rebuys):
             events.append(self._buy_rebuy(entry))
-        events += self._eliminate(setup)
+        events += self._eliminate(setup, hold)
         self.clock.hands[table] = self.clock.hands.get(table, 0) + 1
         events += self._count_hand()
+        events += self._end_offers(None)
         events += self._rearrange()
         events += self._finish_if_won()
         return events
 
     def _check_result(
-        self, table: int, stacks: Mapping[int, int], rebuys: Collection[int]
+        self,
+        table: int,
+        stacks: Mapping[int, int],
+        rebuys: Collection[int],
+        hold: Mapping[int, float],
     ) -> HandSetup:
         setup = self.busy.get(table)
         if setup is None:
@@ -466,27 +508,50 @@ class Tournament:
                 raise TournamentSetupError(f"entry {entry} did not bust in this hand")
             if not self.may_rebuy(entry, stack=0):
                 raise TournamentStateError(f"entry {entry} cannot rebuy now")
+        for entry, until in hold.items():
+            if entry not in stacks or stacks[entry] != 0 or entry in rebuys:
+                raise TournamentSetupError(f"entry {entry} did not bust in this hand")
+            if not isinstance(until, int | float) or isinstance(until, bool):
+                raise TournamentSetupError(f"entry {entry}: a deadline must be a time")
+            if not self.may_rebuy(entry, stack=0):
+                raise TournamentStateError(f"entry {entry} cannot rebuy now")
         return setup
 
-    def _eliminate(self, setup: HandSetup) -> list[TournamentEvent]:
+    def _eliminate(self, setup: HandSetup, hold: Mapping[int, float]) -> list[TournamentEvent]:
         """Busted entries, ranked by their stack at the start of the hand (bigger finishes
-        higher); equal starting stacks tie."""
+        higher; equal starting stacks tie), queued for their places; those in ``hold`` wait
+        for their rebuy decision."""
         busted = [e for e in setup.entries if self.entries[e].stack == 0]
         if not busted:
             return []
         start = dict(zip(setup.entries, setup.stacks, strict=True))
-        remaining = self.players_left
         events: list[TournamentEvent] = []
         for amount in sorted({start[e] for e in busted}):
             group = sorted(e for e in busted if start[e] == amount)
-            place = remaining - len(group) + 1
+            for entry in group:
+                state = self.entries[entry]
+                state.busted = True
+                self._out += 1
+                where = self.seating.where(entry)
+                self.seating.remove(entry)
+                if entry in hold:
+                    assert where is not None  # dealt in, so seated
+                    self.held[entry] = HeldBust(hold[entry], where[0], where[1])
+                    events.append(BustHeld(entry, state.player, hold[entry]))
+            self.unplaced.append(group)
+        return events + self._place_ready()
+
+    def _place_ready(self) -> list[TournamentEvent]:
+        """Place the queued bust groups that no held bust precedes, in bust order: a group
+        finishes below everyone still playing or busted after it."""
+        events: list[TournamentEvent] = []
+        while self.unplaced and not any(e in self.held for e in self.unplaced[0]):
+            group = self.unplaced.pop(0)
+            place = self.players_left + sum(len(later) for later in self.unplaced) + 1
             for entry in group:
                 state = self.entries[entry]
                 state.place = place
-                self._out += 1
-                self.seating.remove(entry)
                 events.append(PlayerEliminated(entry, state.player, place))
-            remaining -= len(group)
             self.bust_groups.append(group)
         return events
 
@@ -512,6 +577,8 @@ class Tournament:
         events: list[TournamentEvent] = []
         while (due := self.next_change_at) is not None and now >= due:
             events += self._next_step(due)
+        events += self._end_offers(now)
+        events += self._finish_if_won()
         return events
 
     def _next_step(self, at: float) -> list[TournamentEvent]:
@@ -559,6 +626,83 @@ class Tournament:
             raise TournamentStateError(f"entry {entry} cannot rebuy now")
         return [self._buy_rebuy(entry)]
 
+    @property
+    def next_offer_end(self) -> float | None:
+        """The earliest deadline of a held bust (``None``: none is held)."""
+        return min((held.until for held in self.held.values()), default=None)
+
+    @property
+    def rebuy_period_ends_at(self) -> float | None:
+        """When the clock leaves the rebuy period, if that is known now (``None``: no rebuys
+        now, or a hand-counted step comes first)."""
+        structure = self.structure
+        if not structure.has_rebuys or self.level_number > structure.rebuy_levels:
+            return None
+        at, steps = self.clock.started_at, structure.steps
+        for index in range(self.clock.step, len(steps)):
+            if structure.level_number(index) > structure.rebuy_levels:
+                return at
+            minutes = steps[index].minutes
+            if minutes is None:
+                return None
+            at += 60 * minutes
+        return None
+
+    def can_rebuy_held(self, entry: int) -> bool:
+        """Whether ``rebuy_held(entry)`` would bring the held bust back now."""
+        state = self.entries.get(entry)
+        structure = self.structure
+        return (
+            entry in self.held
+            and state is not None
+            and self.phase is Phase.RUNNING
+            and self.level_number <= structure.rebuy_levels
+            and state.rebuys < structure.rebuy_limit
+        )
+
+    def rebuy_held(self, entry: int) -> list[TournamentEvent]:
+        """The held bust ``entry`` rebuys: back in with the rebuy's chips, in the seat it left
+        when that is still free (else seated as a late entry is), off the bust order."""
+        if not self.can_rebuy_held(entry):
+            raise TournamentStateError(f"entry {entry} has no rebuy to take now")
+        held = self.held.pop(entry)
+        state = self.entries[entry]
+        state.busted = False
+        self._out -= 1
+        self.unplaced = [[e for e in g if e != entry] for g in self.unplaced]
+        self.unplaced = [group for group in self.unplaced if group]
+        events: list[TournamentEvent] = [self._buy_rebuy(entry)]
+        row = self.seating.tables.get(held.table)
+        if row is not None and held.seat not in row and len(row) < self.seating.seats:
+            row[held.seat] = entry
+            events.append(PlayerSeated(Move(entry, held.table, held.seat, SeatReason.DRAW)))
+        else:
+            events.append(PlayerSeated(self.seating.seat_late(entry, self._rng())))
+        events += self._place_ready()
+        events += self._rearrange()
+        return events
+
+    def decline_held(self, entry: int) -> list[TournamentEvent]:
+        """The held bust ``entry`` does not rebuy: it is eliminated in its bust-order place."""
+        if entry not in self.held or self.phase is not Phase.RUNNING:
+            raise TournamentStateError(f"entry {entry} has no rebuy decision pending")
+        return self._release([entry]) + self._finish_if_won()
+
+    def _end_offers(self, now: float | None) -> list[TournamentEvent]:
+        """Held busts whose deadline is ``now`` or past, or all once the period is over."""
+        if not self.held:
+            return []
+        if self.level_number > self.structure.rebuy_levels:
+            return self._release(sorted(self.held))
+        return self._release(
+            sorted(e for e, h in self.held.items() if now is not None and h.until <= now)
+        )
+
+    def _release(self, entries: Collection[int]) -> list[TournamentEvent]:
+        for entry in entries:
+            del self.held[entry]
+        return self._place_ready()
+
     def _buy_rebuy(self, entry: int) -> RebuyBought:
         state = self.entries[entry]
         state.rebuys += 1
@@ -605,7 +749,7 @@ class Tournament:
         return events
 
     def _finish_if_won(self) -> list[TournamentEvent]:
-        if self.phase is not Phase.RUNNING or self.players_left > 1:
+        if self.phase is not Phase.RUNNING or self.players_left > 1 or self.held:
             return []
         alive = self.alive
         self.registration_open = False
@@ -643,6 +787,8 @@ class Tournament:
         each live entry's prize (summing to ``remaining_prizes``); places follow the stacks."""
         if self.phase is not Phase.RUNNING or self.busy:
             raise TournamentStateError("a deal is made between hands of a running tournament")
+        if self.held:
+            raise TournamentStateError("no deal while a rebuy decision is pending")
         if self.registration_open:
             raise TournamentStateError("no deal while registration is open: the prizes may grow")
         alive = {entry.number for entry in self.alive}
@@ -680,9 +826,11 @@ class Tournament:
             },
             "phase": self.phase.value,
             "entries": [
-                [e.number, e.player, e.stack, e.rebuys, e.add_ons, e.place]
+                [e.number, e.player, e.stack, e.rebuys, e.add_ons, e.place, e.busted]
                 for e in self.entries.values()
             ],
+            "held": {str(n): [h.until, h.table, h.seat] for n, h in self.held.items()},
+            "unplaced": self.unplaced,
             "tables": {
                 str(n): {str(seat): entry for seat, entry in row.items()}
                 for n, row in self.seating.tables.items()
@@ -723,9 +871,17 @@ class Tournament:
         tournament = cls(config)
         tournament.phase = Phase(data["phase"])
         tournament.entries = {
-            row[0]: EntryState(row[0], row[1], row[2], row[3], row[4], row[5])
+            row[0]: EntryState(
+                row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6:7] and row[6])
+            )
             for row in data["entries"]
         }
+        # Saved before busts could be held: none are.
+        tournament.held = {
+            int(n): HeldBust(until, table, seat)
+            for n, (until, table, seat) in data.get("held", {}).items()
+        }
+        tournament.unplaced = [list(group) for group in data.get("unplaced", [])]
         tournament.seating = Seating(
             config.seats_per_table,
             {int(n): {int(s): e for s, e in row.items()} for n, row in data["tables"].items()},
