@@ -32,6 +32,7 @@ from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Callback, Scheduler, TimerHandle
 from bot.tables.presenter import Presenter
 from bot.tournament import late
+from bot.tournament.bust_rebuys import REBUY_WINDOW_SECONDS, BustRebuyDesk
 from bot.tournament.deals import MAX_DEAL_PLAYERS, DealKind, DealOffer, deal_offer
 from bot.tournament.errors import TournamentRefusal
 from bot.tournament.memory import Memory, player_key, user_of
@@ -47,6 +48,7 @@ from bot.tournament.news import (
 )
 from bot.tournament.table import TournamentTable
 from engine.tournament.events import (
+    BustHeld,
     PlayerEliminated,
     PlayerSeated,
     TournamentEvent,
@@ -101,6 +103,7 @@ class TournamentDirector:
         front: TournamentFront,
         bots: BotFactory,
         settings: HoldemSettings,
+        rebuy_window: float = REBUY_WINDOW_SECONDS,
     ) -> None:
         self.storage = storage
         self.tournament_id = tournament_id
@@ -122,6 +125,7 @@ class TournamentDirector:
         self._deal_hold = False
         """A deal was asked for: no hand starts until it is taken or called off."""
         self._accepted: dict[DealKind, set[int]] = {}
+        self.bust_rebuys = BustRebuyDesk(self, scheduler, self._news, rebuy_window)
         self.done = asyncio.Event()
 
     @property
@@ -139,6 +143,7 @@ class TournamentDirector:
             await self._save()
             self._schedule_tick()
             await self._news(ClockChanged(self.view()))
+            self.bust_rebuys.resume()
         for table in list(self.tables.values()):
             await table.kick()
 
@@ -190,7 +195,8 @@ class TournamentDirector:
             by_seat = dict(zip(setup.seats, setup.entries, strict=True))
             stacks = {by_seat[seat]: stack for seat, stack in final_stacks.items()}
             self._held.add(table.table_no)
-            events = self.engine.finish_hand(table.table_no, stacks)
+            hold = self.bust_rebuys.hold(stacks)
+            events = self.engine.finish_hand(table.table_no, stacks, hold=hold)
             self.memory.hands[table.table_no] = table.hand_id
             await self._save()
             # After the save: a hand lost to a crash before it is voided, never kept twice.
@@ -244,6 +250,9 @@ class TournamentDirector:
                     await self._news(moved)
                 case TournamentFinished():
                     finished = event
+                case BustHeld(entry=entry):
+                    await self.bust_rebuys.offered(entry)
+                    self._schedule_tick()
                 case _:
                     pass
         for table_no in sorted(self.engine.seating.tables):
@@ -333,6 +342,14 @@ class TournamentDirector:
             await self._news(entry)
             return entry
 
+    async def decide_rebuy(self, player: str, take: bool) -> None:
+        """``player`` takes or declines the rebuy offered at their bust (``bust_rebuys``)."""
+        async with self._lock:
+            if not self._over:
+                await self._advance_clock()  # an offer past its deadline has ended
+            await self._apply(await self.bust_rebuys.decide(player, take))
+            self._schedule_tick()
+
     async def offer_deal(self) -> DealOffer:
         """ICM and chip-chop splits of the prizes left, from the stacks now. No hand starts
         from the first ask until the deal is taken or called off; while one is in play, the
@@ -390,7 +407,7 @@ class TournamentDirector:
     def _schedule_tick(self) -> None:
         if self._tick is not None:
             self._tick.cancel()
-        due = self.engine.next_change_at
+        due = self.engine.next_deadline
         if due is None or self._over:
             return
         self._tick = self._scheduler.call_later(due - self._scheduler.now(), self._on_tick)

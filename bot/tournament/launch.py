@@ -17,6 +17,7 @@ from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Scheduler
 from bot.tournament import late
+from bot.tournament.bust_rebuys import REBUY_WINDOW_SECONDS
 from bot.tournament.director import TournamentDirector, TournamentFront
 from bot.tournament.memory import Memory, player_key
 from engine.tournament.structure import Format, parse_structure
@@ -61,6 +62,7 @@ class TournamentDirectors:
         bots: BotFactory,
         names: NameOf,
         settings: HoldemSettings | None = None,
+        rebuy_window: float = REBUY_WINDOW_SECONDS,
     ) -> None:
         self.storage = storage
         self.running: dict[int, TournamentDirector] = {}
@@ -72,6 +74,7 @@ class TournamentDirectors:
         self._bots = bots
         self._names = names
         self._settings = settings or HoldemSettings(bots=0, between_hands_seconds=3.0)
+        self._rebuy_window = rebuy_window
 
     async def start(self, tournament_id: int) -> None:
         """Run a tournament the lobby has just started in storage (``Storage.start_tournament``
@@ -160,6 +163,7 @@ class TournamentDirectors:
             front=front,
             bots=self._bots,
             settings=self._settings.with_changes(seats=row.seats_per_table),
+            rebuy_window=self._rebuy_window,
         )
         self.running[row.tournament_id] = director
         await director.open()

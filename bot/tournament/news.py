@@ -95,7 +95,23 @@ class TournamentOver:
     by_deal: bool
 
 
-TournamentNews = ClockChanged | PlayerMoved | PlayerBusted | TournamentOver | LateEntry
+@dataclass(frozen=True, slots=True)
+class RebuyOffered:
+    """News for one member: they busted during the rebuy period and may rebuy ``chips``
+    tournament chips (for one entry's cost) until ``until`` (Unix seconds); their elimination
+    waits for the answer, their table does not."""
+
+    user_id: int
+    name: str
+    entry: int
+    table: int
+    chips: int
+    until: float
+
+
+TournamentNews = (
+    ClockChanged | PlayerMoved | PlayerBusted | TournamentOver | LateEntry | RebuyOffered
+)
 
 
 def tournament_view(

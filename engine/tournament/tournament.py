@@ -632,6 +632,12 @@ class Tournament:
         return min((held.until for held in self.held.values()), default=None)
 
     @property
+    def next_deadline(self) -> float | None:
+        """When ``advance_clock`` next has something to do: a step change or an offer's end."""
+        due = [at for at in (self.next_change_at, self.next_offer_end) if at is not None]
+        return min(due, default=None)
+
+    @property
     def rebuy_period_ends_at(self) -> float | None:
         """When the clock leaves the rebuy period, if that is known now (``None``: no rebuys
         now, or a hand-counted step comes first)."""

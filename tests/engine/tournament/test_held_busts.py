@@ -21,6 +21,7 @@ from engine.tournament import (
     Structure,
     Tournament,
     TournamentConfig,
+    TournamentEvent,
     TournamentFinished,
     TournamentStateError,
     preset,
@@ -47,7 +48,9 @@ def _table_of(players: int) -> Tournament:
     return tournament
 
 
-def _bust(tournament: Tournament, losers: dict[int, int], hold: dict[int, float]) -> list[object]:
+def _bust(
+    tournament: Tournament, losers: dict[int, int], hold: dict[int, float]
+) -> list[TournamentEvent]:
     """Play a hand at table 1 where ``losers`` (entry -> starting stack) lose everything to
     the first other player; ``hold`` as ``finish_hand`` takes it."""
     banker = next(e for e in tournament.alive if e.number not in losers)
@@ -58,7 +61,7 @@ def _bust(tournament: Tournament, losers: dict[int, int], hold: dict[int, float]
     winner = next(e for e in setup.entries if e not in losers)
     final = {e: 0 if e in losers else tournament.entries[e].stack for e in setup.entries}
     final[winner] += sum(setup.stacks) - sum(final.values())
-    return list(tournament.finish_hand(1, final, hold=hold))
+    return tournament.finish_hand(1, final, hold=hold)
 
 
 def test_a_held_bust_leaves_its_table_at_once_and_is_not_placed_yet() -> None:
@@ -168,7 +171,7 @@ def _play_with_holds(seed: int, entries: int, seats: int) -> tuple[Tournament, l
     for number in range(entries):
         tournament.register(f"p{number}")
     tournament.start(0.0)
-    now, log = 0.0, []
+    now, log = 0.0, list[object]()
     while tournament.phase is Phase.RUNNING:
         assert tournament.chips_in_play == tournament.chips_issued
         for entry in sorted(tournament.held):
