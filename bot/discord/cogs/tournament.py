@@ -26,6 +26,7 @@ from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, tournament_settings
 from bot.discord.permissions import guild_member, is_admin, require_game_channel
 from bot.discord.replies import acknowledge, send_ephemeral
+from bot.discord.tournament.bust_rebuy import BUST_REBUY_HANDLERS, BustRebuyButton
 from bot.discord.tournament.deal import DEAL_HANDLERS, DealButton
 from bot.discord.tournament.formatting import (
     describe_tournament_refusal,
@@ -83,9 +84,10 @@ class Tournaments(commands.Cog):
 
     async def cog_load(self) -> None:
         HANDLERS.register(self.bot, self)
-        self.bot.add_dynamic_items(LobbyButton, DealButton)
+        self.bot.add_dynamic_items(LobbyButton, DealButton, BustRebuyButton)
         if isinstance(self.runner, DiscordTournaments) and self.bot.has_storage:
             DEAL_HANDLERS.register(self.bot, self.runner)
+            BUST_REBUY_HANDLERS.register(self.bot, self.runner)
             self._resuming = asyncio.create_task(self.runner.resume_all())
         self.bot.error_router.register_refusal(TournamentError, describe_tournament_refusal)
         if self.runner is not None and self.bot.has_storage:
@@ -97,7 +99,8 @@ class Tournaments(commands.Cog):
     async def cog_unload(self) -> None:
         HANDLERS.unregister(self.bot)
         DEAL_HANDLERS.unregister(self.bot)
-        self.bot.remove_dynamic_items(LobbyButton, DealButton)
+        BUST_REBUY_HANDLERS.unregister(self.bot)
+        self.bot.remove_dynamic_items(LobbyButton, DealButton, BustRebuyButton)
         if isinstance(self.runner, DiscordTournaments):
             self.runner.halt()
         if self.lobby is not None:

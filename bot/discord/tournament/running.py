@@ -21,6 +21,7 @@ import discord
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.holdem.presenter import TablePresenter
+from bot.discord.tournament.bust_rebuy import answered_text, bust_rebuy_text, bust_rebuy_view
 from bot.discord.tournament.clock_message import ClockMessage, ordinal
 from bot.discord.tournament.deal import NO_DEAL, deal_text, deal_view
 from bot.holdem.bots import TABLE_BOTS
@@ -35,6 +36,7 @@ from bot.tournament.news import (
     ClockChanged,
     PlayerBusted,
     PlayerMoved,
+    RebuyOffered,
     TournamentNews,
     TournamentOver,
 )
@@ -125,6 +127,8 @@ class ThreadFront:
                     f"<@{user_id}> you were moved here {WHY_MOVED[reason]}: table {table}, "
                     f"seat {seat}. Your seat is ready.",
                 )
+            case RebuyOffered():
+                await self._offer_rebuy(news)
             case PlayerBusted(name=name, place=place):
                 await self._post(self.row.channel_id, f"{name} finishes {ordinal(place)}.")
             case TournamentOver(placings=placings, by_deal=by_deal):
@@ -166,6 +170,30 @@ class ThreadFront:
             await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException:
             _log.warning("could not post tournament news", exc_info=True)
+
+    async def _offer_rebuy(self, offer: RebuyOffered) -> None:
+        """The offer in a DM (only its member can answer); in the table's thread, mentioning
+        them, when their DMs are closed."""
+        row = self.row
+        text = bust_rebuy_text(offer, row.name, row.cost)
+        view = bust_rebuy_view(row.tournament_id, offer, row.cost)
+        try:
+            dm = await self.client.create_dm(discord.Object(offer.user_id))
+            await dm.send(text, view=view)
+            return
+        except discord.HTTPException:
+            _log.info("rebuy offer DM refused; posting in the table thread")
+        thread = self.client.get_partial_messageable(
+            self.threads.get(offer.table, row.channel_id), guild_id=row.guild_id
+        )
+        try:
+            await thread.send(
+                f"<@{offer.user_id}> {text}",
+                view=view,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(offer.user_id)]),
+            )
+        except discord.HTTPException:
+            _log.warning("could not post a rebuy offer", exc_info=True)
 
 
 class DiscordTournaments:
@@ -231,6 +259,19 @@ class DiscordTournaments:
     async def _redraw_lobby(self, tournament_id: int) -> None:
         if self.lobby_changed is not None:
             await self.lobby_changed(tournament_id)
+
+    async def on_bust_rebuy_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, user_id: int, take: bool
+    ) -> None:
+        if interaction.user.id != user_id:
+            raise Refusal("This rebuy is offered to another player.")
+        director = self.director(tournament_id)
+        await director.decide_rebuy(f"u{user_id}", take)
+        entry = director.engine.entry_of(f"u{user_id}")
+        stack = entry.stack if entry is not None else 0
+        await interaction.response.edit_message(
+            content=answered_text(interaction.user.display_name, take, stack), view=None
+        )
 
     async def buy(self, tournament_id: int, user_id: int, what: str) -> str:
         return await self.director(tournament_id).buy(user_id, EntryPayment(what))
