@@ -77,12 +77,6 @@ def rebuy_key(tournament_id: int, entry: int, number: int) -> str:
     return f"tournament:{tournament_id}:entry:{entry}:rebuy:{number}"
 
 
-def held_entry(engine: Tournament, player: str) -> int | None:
-    """``player``'s entry whose bust is held, if any."""
-    mine = (n for n, e in engine.entries.items() if e.player == player and n in engine.held)
-    return next(mine, None)
-
-
 async def decide(
     storage: Storage, tournament_id: int, engine: Tournament, player: str, take: bool
 ) -> list[TournamentEvent]:
@@ -91,7 +85,7 @@ async def decide(
     pay raises the storage refusal and leaves the offer open."""
     if engine.phase is not Phase.RUNNING:
         raise TournamentRefusal("The tournament is over: no rebuy now.")
-    entry = held_entry(engine, player)
+    entry = engine.held_entry_of(player)
     if entry is None:
         raise TournamentRefusal(NO_OFFER)
     if not take:

@@ -108,6 +108,8 @@ def refusal(engine: Tournament, player: str) -> str | None:
         return f"Late registration is over: it closed at the end of level {late}."
     if engine.entry_of(player) is not None:
         return "You are already playing in this tournament (re-entry is for a busted player)."
+    if engine.held_entry_of(player) is not None:
+        return "Answer the rebuy offered at your bust first (re-entry is for a player who is out)."
     used = entries_of(engine, player)
     allowed = engine.structure.re_entries
     if used > allowed:

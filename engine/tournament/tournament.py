@@ -347,7 +347,7 @@ class Tournament:
             )
         if self.entry_of(player) is not None:
             raise TournamentStateError(f"{player} is already registered")
-        if any(number in self.held for number in self._by_player.get(player, ())):
+        if self.held_entry_of(player) is not None:
             raise TournamentStateError(f"{player} has a rebuy decision to make first")
         used = len(self._by_player.get(player, ()))
         if used and self.phase is Phase.REGISTERING:
@@ -653,6 +653,10 @@ class Tournament:
                 return None
             at += 60 * minutes
         return None
+
+    def held_entry_of(self, player: str) -> int | None:
+        """``player``'s entry whose bust is held, if any."""
+        return next((n for n in self._by_player.get(player, ()) if n in self.held), None)
 
     def can_rebuy_held(self, entry: int) -> bool:
         """Whether ``rebuy_held(entry)`` would bring the held bust back now."""

@@ -28,6 +28,7 @@ from bot.holdem.bots import TABLE_BOTS
 from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
+from bot.tournament.bust_rebuys import REBUY_WINDOW_SECONDS
 from bot.tournament.deals import DealKind
 from bot.tournament.director import TableHome, TournamentDirector
 from bot.tournament.late import LateEntry, LateRegistration, late_registration
@@ -206,11 +207,13 @@ class DiscordTournaments:
         bots: BotFactory = TABLE_BOTS,
         scheduler: Scheduler | None = None,
         settings: HoldemSettings | None = None,
+        rebuy_window: float = REBUY_WINDOW_SECONDS,
     ) -> None:
         self.client = client
         self.scheduler = HaltableScheduler(scheduler or AsyncioScheduler())
         self._bots = bots
         self._settings = settings
+        self._rebuy_window = rebuy_window
         self._directors: TournamentDirectors | None = None
         self.lobby_changed: LobbyChanged | None = None
         """Redraws a tournament's lobby message (the tournament cog sets it)."""
@@ -227,6 +230,7 @@ class DiscordTournaments:
                 bots=self._bots,
                 names=self._name,
                 settings=self._settings,
+                rebuy_window=self._rebuy_window,
             )
         return self._directors
 

@@ -6,6 +6,7 @@ offer and its time left."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import pytest
@@ -20,6 +21,7 @@ from engine.holdem import Call, Check, RaiseTo
 from engine.tournament.tournament import Phase
 from storage import Storage
 from storage.errors import InsufficientChips
+from storage.tournaments import EntryPayment, TournamentKind
 from tests.bot.tournament.support import (
     ALICE,
     BOB,
@@ -228,3 +230,27 @@ async def test_a_restart_keeps_a_held_offer_and_its_time_left(
     assert resumed.engine.entries[offered.entry].place is not None
     await scheduler.run_until_idle(limit=500_000)
     assert resumed.done.is_set() and (await storage.check()).ok
+
+
+async def test_a_held_member_cannot_buy_a_re_entry_or_a_rebuy_by_command_meanwhile(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    structure = dataclasses.replace(with_rebuys(), late_registration_levels=2, re_entries=1)
+    row = await new_tournament(
+        storage, structure, kind=TournamentKind.MULTI_TABLE, members=(ALICE,), seats=3,
+        max_entries=4,
+    )  # fmt: skip
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    # Room for one more entry (bots filled the field): only the held bust refuses a re-entry.
+    engine = director.engine
+    engine.config = dataclasses.replace(engine.config, max_entries=5)
+    await until_offered(scheduler, director, front)
+    assert engine.registration_open
+    wallet = await storage.balance(GUILD, ALICE)
+    with pytest.raises(TournamentRefusal, match="Answer the rebuy offered at your bust"):
+        await director.buy(ALICE, EntryPayment.RE_ENTRY)
+    with pytest.raises(TournamentRefusal, match="No rebuy now"):
+        await director.buy(ALICE, EntryPayment.REBUY)
+    assert await storage.balance(GUILD, ALICE) == wallet
+    await director.decide_rebuy(ME, True)
+    assert await storage.balance(GUILD, ALICE) == wallet - 110
