@@ -71,6 +71,9 @@ class ThreadFront:
         self.client = client
         self.row = row
         self.threads: dict[int, int] = {}
+        self.rebuy_offers: dict[int, discord.Message] = {}
+        """Each member's open rebuy offer message (closed when it ends; not after a restart,
+        where a late click is refused instead)."""
         self.clock = ClockMessage(client, row.guild_id, row.channel_id, scheduler)
         self._lobby_changed = lobby_changed
         self._late_open: bool | None = None
@@ -130,7 +133,8 @@ class ThreadFront:
                 )
             case RebuyOffered():
                 await self._offer_rebuy(news)
-            case PlayerBusted(name=name, place=place):
+            case PlayerBusted(name=name, user_id=user_id, place=place):
+                await self._close_offer(user_id, f"The rebuy offer ended: {ordinal(place)}.")
                 await self._post(self.row.channel_id, f"{name} finishes {ordinal(place)}.")
             case TournamentOver(placings=placings, by_deal=by_deal):
                 paid = [p for p in placings if p.prize]
@@ -172,6 +176,16 @@ class ThreadFront:
         except discord.HTTPException:
             _log.warning("could not post tournament news", exc_info=True)
 
+    async def _close_offer(self, user_id: int | None, text: str) -> None:
+        """Take the buttons off a member's offer that ended unanswered."""
+        message = self.rebuy_offers.pop(user_id, None) if user_id is not None else None
+        if message is None:
+            return
+        try:
+            await message.edit(content=text, view=None)
+        except discord.HTTPException:
+            _log.info("could not close a rebuy offer", exc_info=True)
+
     async def _offer_rebuy(self, offer: RebuyOffered) -> None:
         """The offer in a DM (only its member can answer); in the table's thread, mentioning
         them, when their DMs are closed."""
@@ -180,7 +194,7 @@ class ThreadFront:
         view = bust_rebuy_view(row.tournament_id, offer, row.cost)
         try:
             dm = await self.client.create_dm(discord.Object(offer.user_id))
-            await dm.send(text, view=view)
+            self.rebuy_offers[offer.user_id] = await dm.send(text, view=view)
             return
         except discord.HTTPException:
             _log.info("rebuy offer DM refused; posting in the table thread")
@@ -188,7 +202,7 @@ class ThreadFront:
             self.threads.get(offer.table, row.channel_id), guild_id=row.guild_id
         )
         try:
-            await thread.send(
+            self.rebuy_offers[offer.user_id] = await thread.send(
                 f"<@{offer.user_id}> {text}",
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(offer.user_id)]),
@@ -214,6 +228,7 @@ class DiscordTournaments:
         self._bots = bots
         self._settings = settings
         self._rebuy_window = rebuy_window
+        self.fronts: dict[int, ThreadFront] = {}
         self._directors: TournamentDirectors | None = None
         self.lobby_changed: LobbyChanged | None = None
         """Redraws a tournament's lobby message (the tournament cog sets it)."""
@@ -224,15 +239,18 @@ class DiscordTournaments:
             self._directors = TournamentDirectors(
                 storage=self.client.storage,
                 scheduler=self.scheduler,
-                fronts=lambda row: ThreadFront(
-                    self.client, row, self.scheduler, self._redraw_lobby
-                ),
+                fronts=self._front,
                 bots=self._bots,
                 names=self._name,
                 settings=self._settings,
                 rebuy_window=self._rebuy_window,
             )
         return self._directors
+
+    def _front(self, row: TournamentRow) -> ThreadFront:
+        front = ThreadFront(self.client, row, self.scheduler, self._redraw_lobby)
+        self.fronts[row.tournament_id] = front
+        return front
 
     def _name(self, guild_id: int, user_id: int) -> str:
         guild = self.client.get_guild(guild_id)
@@ -271,6 +289,9 @@ class DiscordTournaments:
             raise Refusal("This rebuy is offered to another player.")
         director = self.director(tournament_id)
         await director.decide_rebuy(f"u{user_id}", take)
+        front = self.fronts.get(tournament_id)
+        if front is not None:
+            front.rebuy_offers.pop(user_id, None)  # answered: this reply closes it
         entry = director.engine.entry_of(f"u{user_id}")
         stack = entry.stack if entry is not None else 0
         await interaction.response.edit_message(
