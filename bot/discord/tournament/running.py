@@ -288,13 +288,14 @@ class DiscordTournaments:
         if interaction.user.id != user_id:
             raise Refusal("This rebuy is offered to another player.")
         director = self.director(tournament_id)
+        await interaction.response.defer()  # a decline may finish and pay the tournament first
         await director.decide_rebuy(f"u{user_id}", take)
         front = self.fronts.get(tournament_id)
         if front is not None:
             front.rebuy_offers.pop(user_id, None)  # answered: this reply closes it
         entry = director.engine.entry_of(f"u{user_id}")
         stack = entry.stack if entry is not None else 0
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=answered_text(interaction.user.display_name, take, stack), view=None
         )
 
