@@ -302,6 +302,16 @@ TABLES: tuple[CopiedTable, ...] = (
         ("tournament_id", "table_no", "hand_no"),
     ),
     CopiedTable(
+        "tournament_fronts",
+        ("tournament_id", "tables", "clock_channel_id", "clock_message_id"),
+        ("tournament_id",),
+    ),
+    CopiedTable(
+        "tournament_table_homes",
+        ("tournament_id", "table_no", "channel_id", "kind", "opened_at", "removed_at"),
+        ("tournament_id", "table_no"),
+    ),
+    CopiedTable(
         "holdem_time_banks",
         ("table_id", "user_id", "seconds", "updated_at"),
         ("table_id", "user_id"),

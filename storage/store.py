@@ -44,6 +44,7 @@ from storage import (
     sessions,
     stats,
     table_messages,
+    tournament_messages,
     tournaments,
     trainer,
 )
@@ -1245,6 +1246,64 @@ class Storage:
             lambda work: tournaments.set_lobby_message(work, tournament_id, message_id),
             guild=_tournament_guild(tournament_id),
         )
+
+    # --- a tournament's Discord front (storage/tournament_messages.py) --------------------------
+
+    async def set_tournament_tables(
+        self, tournament_id: int, kind: tournament_messages.TableHomeKind
+    ) -> None:
+        """Choose whether the tournament's tables live in threads or channels of their own."""
+        chosen = tournament_messages.table_home_kind(kind)
+        await self._write(
+            lambda work: tournament_messages.set_tables(work, tournament_id, chosen),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def set_tournament_clock_message(
+        self, tournament_id: int, channel_id: int, message_id: int
+    ) -> None:
+        """Remember the tournament message the front posted (to edit it after a restart)."""
+        message = tournament_messages.MessageRef(
+            require_id(channel_id, "A channel id"), require_id(message_id, "A message id")
+        )
+        await self._write(
+            lambda work: tournament_messages.set_clock_message(work, tournament_id, message),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def tournament_front(self, tournament_id: int) -> tournament_messages.TournamentFront:
+        """Where the tournament's tables live and its tournament message, if posted."""
+        return await self._read(lambda tx: tournament_messages.read_front(tx, tournament_id))
+
+    async def remember_tournament_table_home(
+        self,
+        tournament_id: int,
+        table_no: int,
+        channel_id: int,
+        kind: tournament_messages.TableHomeKind,
+    ) -> None:
+        """Record the thread or channel just created for table ``table_no``."""
+        require_id(channel_id, "A channel id")
+        chosen = tournament_messages.table_home_kind(kind)
+        await self._write(
+            lambda work: tournament_messages.remember_table_home(
+                work, tournament_id, table_no, channel_id, chosen
+            ),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def mark_tournament_table_home_removed(self, tournament_id: int, table_no: int) -> bool:
+        """Record that a table's channel was deleted; False if it already was."""
+        return await self._write(
+            lambda work: tournament_messages.mark_table_home_removed(work, tournament_id, table_no),
+            guild=_tournament_guild(tournament_id),
+        )
+
+    async def tournament_table_homes(
+        self, tournament_id: int
+    ) -> list[tournament_messages.TableHomeRow]:
+        """Every thread or channel the tournament's tables ever had, by table number."""
+        return await self._read(lambda tx: tournament_messages.read_table_homes(tx, tournament_id))
 
     async def record_tournament_hand(
         self, tournament_id: int, table_no: int, hand_no: int, *, level: int, phh: str
