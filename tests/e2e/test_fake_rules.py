@@ -619,3 +619,84 @@ async def test_threads_can_be_created_and_posted_in(probe: Probe) -> None:
     assert fake_thread.parent_id == probe.world.channel.id
     assert [m.content for m in probe.fake.channel_messages(fake_thread)] == ["Hand #1"]
     assert any(m.content == "Hand #1" for m in probe.fake.visible_to(probe.world.bob))
+
+
+# ----- guild channels -----------------------------------------------------------------------------
+
+
+def allow_manage_channels(probe: Probe) -> None:
+    probe.world.guild.bot_permissions |= Permission.MANAGE_CHANNELS
+
+
+async def test_a_text_channel_is_created_in_a_category_and_deleted(probe: Probe) -> None:
+    allow_manage_channels(probe)
+    category = probe.fake.create_category(probe.world.guild, "Tournaments")
+    guild = probe.client.get_guild(probe.world.guild.id)
+    assert guild is not None
+
+    made = await probe.client.http.create_channel(
+        guild.id, 0, name="T12 Table 3", parent_id=category.id
+    )
+    channel = probe.fake.channels[int(made["id"])]
+    await probe.client.get_partial_messageable(channel.id).send("Hand #1")
+    await probe.client.http.delete_channel(channel.id)
+
+    assert (channel.name, channel.parent_id) == ("t12-table-3", category.id)
+    assert channel.id not in probe.fake.channels and probe.fake.deleted_channels == [channel]
+    with pytest.raises(discord.NotFound) as caught:
+        await probe.client.get_partial_messageable(channel.id).send("Hand #2")
+    assert caught.value.code == 10003
+
+
+async def test_creating_or_deleting_a_channel_without_manage_channels_is_forbidden(
+    probe: Probe,
+) -> None:
+    with pytest.raises(discord.Forbidden) as caught:
+        await probe.client.http.create_channel(probe.world.guild.id, 0, name="table-1")
+    assert caught.value.code == 50013
+    with pytest.raises(discord.Forbidden) as deleting:
+        await probe.client.http.delete_channel(probe.world.channel.id)
+    assert deleting.value.code == 50013
+    assert probe.world.channel.id in probe.fake.channels
+
+
+@pytest.mark.parametrize("case", ["empty name", "long name", "parent is a text channel"])
+async def test_a_bad_channel_is_invalid_form_body(probe: Probe, case: str) -> None:
+    allow_manage_channels(probe)
+    options: dict[str, Any] = {"name": "table-1"}
+    if case == "empty name":
+        options["name"] = ""
+    elif case == "long name":
+        options["name"] = "x" * 101
+    else:
+        options["parent_id"] = probe.world.channel.id
+    before = dict(probe.fake.channels)
+
+    with pytest.raises(discord.HTTPException) as caught:
+        await probe.client.http.create_channel(probe.world.guild.id, 0, **options)
+
+    assert (caught.value.status, caught.value.code) == (400, 50035)
+    assert probe.fake.channels == before
+
+
+async def test_a_category_holds_at_most_fifty_channels(probe: Probe) -> None:
+    allow_manage_channels(probe)
+    category = probe.fake.create_category(probe.world.guild, "Full")
+    for number in range(50):
+        probe.fake.create_channel(probe.world.guild, f"c{number}", category=category)
+
+    with pytest.raises(discord.HTTPException) as caught:
+        await probe.client.http.create_channel(
+            probe.world.guild.id, 0, name="one-more", parent_id=category.id
+        )
+
+    assert caught.value.code == 50035
+
+
+async def test_deleting_a_channel_deletes_its_threads(probe: Probe) -> None:
+    allow_manage_channels(probe)
+    thread = probe.fake.create_thread(probe.world.channel, "Table 1")
+
+    await probe.client.http.delete_channel(probe.world.channel.id)
+
+    assert probe.fake.deleted_channels == [thread, probe.world.channel]

@@ -68,6 +68,7 @@ class ChannelKind(enum.IntEnum):
 
     TEXT = 0
     DM = 1
+    CATEGORY = 4
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
 

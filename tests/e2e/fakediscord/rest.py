@@ -98,6 +98,10 @@ TOO_LARGE = (413, 40005, "Request entity too large")
 INVALID_JSON = (400, 50109, "The request body contains invalid JSON.")
 INVALID_RECIPIENT = (400, 50033, "Invalid Recipient(s)")
 THREAD_ARCHIVED = (400, 50083, "Thread is archived")
+TOO_MANY_CHANNELS = (400, 30013, "Maximum number of guild channels reached (500)")
+MAX_GUILD_CHANNELS = 500
+MAX_CATEGORY_CHANNELS = 50
+CREATABLE_KINDS = (ChannelKind.TEXT, ChannelKind.CATEGORY)
 
 
 def fail(error: tuple[int, int, str]) -> ApiFailure:
@@ -201,6 +205,7 @@ class RestApi:
         )
         route("GET", "/channels/{channel_id}", self.get_channel)
         route("PATCH", "/channels/{channel_id}", self.edit_channel)
+        route("DELETE", "/channels/{channel_id}", self.delete_channel)
         route("GET", "/channels/{channel_id}/messages", self.get_messages)
         route("POST", "/channels/{channel_id}/messages", self.create_message)
         route("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message)
@@ -211,6 +216,7 @@ class RestApi:
         route("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.create_thread)
         route("GET", "/guilds/{guild_id}", self.get_guild)
         route("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
+        route("POST", "/guilds/{guild_id}/channels", self.create_guild_channel)
         route("GET", "/guilds/{guild_id}/roles", self.get_guild_roles)
         route("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._unknown)
@@ -787,6 +793,79 @@ class RestApi:
         return [
             channel.to_payload() for channel in guild.channels.values() if not channel.is_thread
         ]
+
+    async def create_guild_channel(self, context: Context) -> Any:
+        """``POST /guilds/{id}/channels``: Manage Channels; a name of 1-100 characters (a text
+        channel's lowercased, spaces made dashes, as Discord stores it); a parent that is a
+        category of the guild with room (50 channels); at most 500 channels a guild."""
+        guild = self._guild(context)
+        if guild.bot_permissions & Permission.MANAGE_CHANNELS != Permission.MANAGE_CHANNELS:
+            raise fail(MISSING_PERMISSIONS)
+        body = context.body if isinstance(context.body, dict) else {}
+        errors: list[limits.FieldError] = []
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            errors.append(
+                limits.FieldError("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100.")
+            )
+        try:
+            kind = ChannelKind(int(body.get("type") or 0))
+        except ValueError:
+            kind = None
+        if kind not in CREATABLE_KINDS:
+            errors.append(
+                limits.FieldError(
+                    "type", "BASE_TYPE_CHOICES", "Value must be one of the channel types."
+                )
+            )
+        parent = None
+        if body.get("parent_id") is not None:
+            parent = guild.channels.get(_snowflake(str(body["parent_id"])))
+            if (
+                parent is None
+                or parent.kind is not ChannelKind.CATEGORY
+                or kind is ChannelKind.CATEGORY
+            ):
+                errors.append(
+                    limits.FieldError("parent_id", "CHANNEL_PARENT_INVALID_TYPE", "Not a category.")
+                )
+            elif (
+                sum(
+                    1
+                    for c in guild.channels.values()
+                    if c.parent_id == parent.id and not c.is_thread
+                )
+                >= MAX_CATEGORY_CHANNELS
+            ):
+                errors.append(
+                    limits.FieldError(
+                        "parent_id",
+                        "CHANNEL_PARENT_MAX_CHANNELS",
+                        "Maximum number of channels in category reached (50)",
+                    )
+                )
+        if errors:
+            raise form_error(errors)
+        assert kind is not None
+        if sum(1 for c in guild.channels.values() if not c.is_thread) >= MAX_GUILD_CHANNELS:
+            raise fail(TOO_MANY_CHANNELS)
+        if kind is ChannelKind.TEXT:
+            name = "-".join(name.lower().split())
+        channel = self.fake.create_channel(guild, name, category=parent, kind=kind)
+        return channel.to_payload()
+
+    async def delete_channel(self, context: Context) -> Any:
+        """``DELETE /channels/{id}``: Manage Channels (Manage Threads for a thread); a bot
+        cannot delete a DM this way."""
+        channel = self._channel(context)
+        if channel.guild is None:
+            raise ApiFailure(400, 50003, "Cannot execute action on a DM channel")
+        self._require(
+            channel, Permission.MANAGE_THREADS if channel.is_thread else Permission.MANAGE_CHANNELS
+        )
+        payload = channel.to_payload()
+        self.fake.delete_channel(channel)
+        return payload
 
     async def get_guild_roles(self, context: Context) -> Any:
         return [role.to_payload() for role in self._guild(context).roles.values()]

@@ -104,6 +104,8 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
+        self.deleted_channels: list[FakeChannel] = []
+        """Channels deleted (by the bot through REST, or by the test), oldest first."""
         self.messages: dict[int, FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
         self.interactions: dict[int, FakeInteraction] = {}
@@ -360,13 +362,48 @@ class FakeDiscord:
         )
         return role
 
-    def create_channel(self, guild: FakeGuild, name: str = "general") -> FakeChannel:
-        channel = FakeChannel(self.next_id(), ChannelKind.TEXT, name, guild=guild)
+    def create_channel(
+        self,
+        guild: FakeGuild,
+        name: str = "general",
+        *,
+        category: FakeChannel | None = None,
+        kind: ChannelKind = ChannelKind.TEXT,
+    ) -> FakeChannel:
+        """A text channel (or, with ``kind``, a category) of ``guild``, in ``category``."""
+        parent_id = category.id if category is not None else None
+        channel = FakeChannel(self.next_id(), kind, name, guild=guild, parent_id=parent_id)
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         self.gateway.dispatch_to_guild(guild.id, "CHANNEL_CREATE", channel.to_payload())
         self.changed()
         return channel
+
+    def create_category(self, guild: FakeGuild, name: str) -> FakeChannel:
+        return self.create_channel(guild, name, kind=ChannelKind.CATEGORY)
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Delete a guild channel as Discord does: its threads go with it, a category's
+        channels stay, uncategorised."""
+        guild = channel.guild
+        assert guild is not None
+        for other in list(guild.channels.values()):
+            if other.parent_id != channel.id:
+                continue
+            if other.is_thread:
+                self.delete_channel(other)
+            else:
+                other.parent_id = None
+                self.channel_updated(other)
+        guild.channels.pop(channel.id, None)
+        self.channels.pop(channel.id, None)
+        self.deleted_channels.append(channel)
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        payload = channel.to_payload()
+        if channel.is_thread:
+            payload = {k: payload[k] for k in ("id", "guild_id", "parent_id", "type")}
+        self.gateway.dispatch_to_guild(guild.id, event, payload)
+        self.changed()
 
     def create_thread(
         self,
