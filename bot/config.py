@@ -47,6 +47,7 @@ from bot.tables.limits import (
 from engine.blackjack.rules import PRESETS
 from storage.models import MAX_CHIPS
 from storage.settings import EconomySettings
+from storage.tournament_messages import TableHomeKind
 
 MAX_SNOWFLAKE = 2**63 - 1
 MAX_BUY_IN = MAX_CHIPS // MAX_SEATS
@@ -353,6 +354,16 @@ class TournamentConfig:
             "The house's fee on every tournament buy-in, in percent of it, paid on top.",
             minimum=0,
             maximum=100,
+        ),
+    )
+    tables: str = field(
+        default=TableHomeKind.THREAD.value,
+        metadata=meta(
+            "Where a tournament's tables play: thread (a thread of the tournament's channel "
+            "each) or channel (a text channel each, in the tournament channel's category, "
+            "deleted a minute after its table closes; Felt needs Manage Channels). "
+            "/tournament create tables: chooses for one tournament.",
+            choices=tuple(kind.value for kind in TableHomeKind),
         ),
     )
 

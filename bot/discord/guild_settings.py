@@ -20,6 +20,7 @@ from bot.discord.errors import Refusal
 from engine.blackjack import PRESETS
 from storage import MAX_CHIPS, Storage
 from storage.settings import ECONOMY_KEYS as STORAGE_ECONOMY_KEYS
+from storage.tournament_messages import TableHomeKind
 
 _log = logging.getLogger("felt.discord.settings")
 
@@ -39,7 +40,14 @@ TOURNAMENT_MEMBERS_CREATE = "tournament_members_create"
 TOURNAMENT_FEE_PERCENT = "tournament_fee_percent"
 """The house's fee on every tournament buy-in here, in percent of it (int 0-100; default
 ``[tournament] fee_percent``)."""
-TOURNAMENT_KEYS: tuple[str, ...] = (TOURNAMENT_MEMBERS_CREATE, TOURNAMENT_FEE_PERCENT)
+TOURNAMENT_TABLES = "tournament_tables"
+"""Where new tournaments' tables play here: ``thread`` or ``channel`` (str; default
+``[tournament] tables``)."""
+TOURNAMENT_KEYS: tuple[str, ...] = (
+    TOURNAMENT_MEMBERS_CREATE,
+    TOURNAMENT_FEE_PERCENT,
+    TOURNAMENT_TABLES,
+)
 STARTING_CHIPS = "starting_chips"
 DAILY_AMOUNT = "daily_amount"
 TRANSFERS = "transfers_enabled"
@@ -98,8 +106,17 @@ async def tournament_settings(
     return members, fee if 0 <= fee <= 100 else defaults.fee_percent
 
 
+async def tournament_tables(storage: Storage, guild_id: int, config: FeltConfig) -> TableHomeKind:
+    """Where new tournaments' tables play here (``[tournament] tables``, or the guild's)."""
+    stored = await storage.get_setting(guild_id, TOURNAMENT_TABLES, config.tournament.tables)
+    for kind in TableHomeKind:
+        if stored == kind.value:
+            return kind
+    return TableHomeKind(config.tournament.tables)
+
+
 def tournament_changes(
-    *, members_create: object = None, fee_percent: object = None
+    *, members_create: object = None, fee_percent: object = None, tables: object = None
 ) -> dict[str, Any]:
     """The tournament keys to store for the given new values, checked (None: unchanged)."""
     changes: dict[str, Any] = {}
@@ -113,6 +130,10 @@ def tournament_changes(
         if not 0 <= fee_percent <= 100:
             raise InvalidGuildSetting("The tournament fee must be a whole percent from 0 to 100.")
         changes[TOURNAMENT_FEE_PERCENT] = fee_percent
+    if tables is not None:
+        if tables not in {kind.value for kind in TableHomeKind}:
+            raise InvalidGuildSetting("Tournament tables play in a thread or a channel.")
+        changes[TOURNAMENT_TABLES] = tables
     return changes
 
 

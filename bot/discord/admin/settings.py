@@ -33,6 +33,7 @@ from bot.discord.guild_settings import (
     section_with_changes,
     tournament_changes,
     tournament_settings,
+    tournament_tables,
 )
 from bot.discord.permissions import guild_member
 from bot.tables.limits import (
@@ -43,6 +44,7 @@ from bot.tables.limits import (
 )
 from engine.blackjack import PRESETS
 from storage import MAX_CHIPS, EconomySettings
+from storage.tournament_messages import TableHomeKind
 
 
 def _int_bounds(section: type[Any], key: str) -> tuple[int, int]:
@@ -215,25 +217,35 @@ class SettingsCommands(AdminCommands):
             f"Bots are {state} (tables already open keep their players).", ephemeral=True
         )
 
-    @config.command(name="tournaments", description="Who may create tournaments, and the fee.")
+    @config.command(
+        name="tournaments", description="Who may create tournaments, the fee, where tables play."
+    )
     @app_commands.describe(
         members_create="On: any member may /tournament create. Off: Felt admins only.",
         fee_percent="The house's fee on every buy-in, in percent of it (0: none)",
+        tables="Where tables play: a thread each, or a channel each (needs Manage Channels)",
+    )
+    @app_commands.choices(
+        tables=[app_commands.Choice(name=kind.value, value=kind.value) for kind in TableHomeKind]
     )
     async def config_tournaments(
         self,
         interaction: discord.Interaction[FeltBot],
         members_create: bool | None = None,
         fee_percent: app_commands.Range[int, 0, 100] | None = None,
+        tables: str | None = None,
     ) -> None:
         admin = guild_member(interaction)
-        changes = tournament_changes(members_create=members_create, fee_percent=fee_percent)
+        changes = tournament_changes(
+            members_create=members_create, fee_percent=fee_percent, tables=tables
+        )
         if not changes:
             raise Refusal("Give at least one setting to change.")
         for key, value in changes.items():
             await self.storage.set_setting(admin.guild.id, key, value, actor_id=admin.id)
         members, fee = await tournament_settings(self.storage, admin.guild.id, self.bot.config)
-        text = _describe_tournaments(members, fee)
+        where = await tournament_tables(self.storage, admin.guild.id, self.bot.config)
+        text = _describe_tournaments(members, fee, where)
         await interaction.followup.send(
             f"Tournaments updated (new tournaments use them): {text}.", ephemeral=True
         )
@@ -383,7 +395,10 @@ class SettingsCommands(AdminCommands):
             blackjack_text += " (no bot seats while bots are off)"
         embed.add_field(name="Blackjack tables", value=blackjack_text, inline=False)
         members, fee = await tournament_settings(storage, guild.id, config)
-        embed.add_field(name="Tournaments", value=_describe_tournaments(members, fee), inline=False)
+        where = await tournament_tables(storage, guild.id, config)
+        embed.add_field(
+            name="Tournaments", value=_describe_tournaments(members, fee, where), inline=False
+        )
         embed.add_field(name="Bots", value="on" if bots else "off")
         embed.add_field(name="Games run in", value=_describe_channels(channels, short=True))
         embed.add_field(
@@ -406,9 +421,9 @@ def _describe_economy(economy: EconomySettings) -> str:
     )
 
 
-def _describe_tournaments(members_create: bool, fee_percent: int) -> str:
+def _describe_tournaments(members_create: bool, fee_percent: int, tables: TableHomeKind) -> str:
     who = "any member" if members_create else "Felt admins only"
-    return f"created by {who}, house fee {fee_percent}% of the buy-in"
+    return f"created by {who}, house fee {fee_percent}% of the buy-in, tables in {tables}s"
 
 
 def _describe_section(section: Any) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot.discord.chips import checked_amount, chips
 from bot.discord.client import FeltBot
@@ -27,6 +28,7 @@ from bot.discord.guild_settings import bots_allowed, tournament_settings
 from bot.discord.permissions import guild_member, is_admin, require_game_channel
 from bot.discord.replies import acknowledge, send_ephemeral
 from bot.discord.tournament.bust_rebuy import BUST_REBUY_HANDLERS, BustRebuyButton
+from bot.discord.tournament.clock_message import UNKNOWN_MESSAGE
 from bot.discord.tournament.deal import DEAL_HANDLERS, DealButton
 from bot.discord.tournament.formatting import (
     describe_tournament_refusal,
@@ -37,11 +39,13 @@ from bot.discord.tournament.lobby import Lobby
 from bot.discord.tournament.lobby_buttons import HANDLERS, LobbyAction, LobbyButton, lobby_view
 from bot.discord.tournament.options import plan_tournament
 from bot.discord.tournament.running import DiscordTournaments
+from bot.discord.tournament.table_homes import chosen_tables
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tournament.late import LateRegistration
 from bot.tournament.lobby_hooks import TournamentRunner
 from engine.tournament.structure import PRESET_NAMES
 from storage import MAX_CHIPS, Storage
+from storage.tournament_messages import TableHomeKind
 from storage.tournaments import (
     TournamentEntry,
     TournamentError,
@@ -131,7 +135,14 @@ class Tournaments(commands.Cog):
         )
         view = lobby_view(row.tournament_id, open_for_registration=taking, started=started)
         try:
-            await message.edit(content=lobby_text(row, entries, late), view=view)
+            try:
+                await message.edit(content=lobby_text(row, entries, late), view=view)
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise
+                # Deleted by someone: post it again, and edit the new one from now on.
+                again = await channel.send(lobby_text(row, entries, late), view=view or MISSING)
+                await self.storage.set_tournament_lobby_message(row.tournament_id, again.id)
         except discord.HTTPException:
             _log.warning(
                 "could not edit a tournament's lobby message",
@@ -160,6 +171,7 @@ class Tournaments(commands.Cog):
         start="full, a Discord timestamp like <t:1767225600:R>, in 1h30m, or 2026-12-31 20:00",
         bots="Fill a Sit & Go's empty seats with bots at the start time",
         rebuys="Sell rebuys for the first six levels and an add-on at the break after them",
+        tables="Where tables play: a thread each, or a channel each (default: the server's)",
     )
     @app_commands.choices(
         type=[
@@ -167,6 +179,7 @@ class Tournaments(commands.Cog):
             app_commands.Choice(name="Multi-table", value="mtt"),
         ],
         preset=[app_commands.Choice(name=name, value=name) for name in PRESET_NAMES],
+        tables=[app_commands.Choice(name=kind.value, value=kind.value) for kind in TableHomeKind],
     )
     async def create(
         self,
@@ -180,6 +193,7 @@ class Tournaments(commands.Cog):
         start: app_commands.Range[str, 1, 60] | None = None,
         bots: bool = False,
         rebuys: bool = False,
+        tables: str | None = None,
     ) -> None:
         member = guild_member(interaction)
         lobby = self._lobby()
@@ -204,6 +218,7 @@ class Tournaments(commands.Cog):
             now=lobby.now(),
             rebuys=rebuys,
         )
+        where = await chosen_tables(interaction, tables)
         assert interaction.channel_id is not None
         await acknowledge(interaction)
         row = await self.storage.create_tournament(
@@ -221,6 +236,7 @@ class Tournaments(commands.Cog):
             plan.bots_fill,
             key=f"tournament-create:{interaction.id}",
         )
+        await self.storage.set_tournament_tables(row.tournament_id, where)
         message = await interaction.followup.send(
             lobby_text(row, ()),
             view=lobby_view(row.tournament_id, open_for_registration=True) or discord.utils.MISSING,

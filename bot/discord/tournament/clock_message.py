@@ -1,19 +1,22 @@
 """The tournament message in the lobby channel: the level, the next level's blinds with a live
 ``<t:...:R>`` countdown, players left, the average stack, the chip leaders and the payouts.
 
-Posted when the tournament starts and edited as it changes, at most once every
-``EDIT_EVERY_SECONDS`` (a busy tournament changes after every hand at every table; Discord's
-rate limits do not allow an edit for each)."""
+Posted when the tournament starts (its id stored, so a restart edits it again) and edited as it
+changes, at most once every ``EDIT_EVERY_SECONDS`` (a busy tournament changes after every hand
+at every table; Discord's rate limits do not allow an edit for each)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
 
+from bot.discord.client import FeltBot
 from bot.discord.tournament.formatting import late_line
 from bot.tables.clock import Scheduler, TimerHandle
 from bot.tournament.news import TournamentView
+from storage.tournaments import TournamentRow
 
 _log = logging.getLogger("felt.discord.tournament")
 
@@ -59,30 +62,45 @@ def tournament_text(view: TournamentView) -> str:
     return "\n".join(lines)
 
 
+UNKNOWN_MESSAGE = 10008
+"""Discord's error code for a message that does not exist (deleted)."""
+
+
 class ClockMessage:
-    """One tournament's message: posted once, then edited to the latest view."""
+    """One tournament's message: posted once, then edited to the latest view.
+
+    Its channel and id are stored (``storage/tournament_messages.py``), so after a restart the
+    first view edits the same message at once (the countdown is right from the start); a
+    message deleted meanwhile (Discord answers 404 Unknown Message) is posted again and the new
+    id stored."""
 
     def __init__(
-        self, client: discord.Client, guild_id: int, channel_id: int, scheduler: Scheduler
+        self,
+        client: FeltBot,
+        row: TournamentRow,
+        scheduler: Scheduler,
     ) -> None:
-        self._channel = client.get_partial_messageable(channel_id, guild_id=guild_id)
+        self._client = client
+        self._tournament_id = row.tournament_id
+        self._guild_id = row.guild_id
+        self._channel_id = row.channel_id
         self._scheduler = scheduler
         self._message_id: int | None = None
+        self._looked_up = False
         self._latest: TournamentView | None = None
         self._timer: TimerHandle | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def message_id(self) -> int | None:
+        """The message shown now (None before it is first posted)."""
+        return self._message_id
 
     async def show(self, view: TournamentView) -> None:
-        """Post the message now the first time; later, edit within ``EDIT_EVERY_SECONDS``."""
+        """Post the message now the first time (or edit the stored one at once after a
+        restart); later, edit within ``EDIT_EVERY_SECONDS``."""
         self._latest = view
-        if self._message_id is None:
-            try:
-                message = await self._channel.send(tournament_text(view))
-            except discord.HTTPException:
-                _log.warning("could not post a tournament message", exc_info=True)
-                return
-            self._message_id = message.id
-            return
-        if view.finished:
+        if not self._looked_up or self._message_id is None or view.finished:
             await self._edit()
         elif self._timer is None:
             self._timer = self._scheduler.call_later(EDIT_EVERY_SECONDS, self._edit)
@@ -91,11 +109,37 @@ class ClockMessage:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._message_id is None or self._latest is None:
-            return
-        try:
-            await self._channel.get_partial_message(self._message_id).edit(
-                content=tournament_text(self._latest)
+        async with self._lock:
+            if not self._looked_up:
+                stored = (await self._client.storage.tournament_front(self._tournament_id)).clock
+                if stored is not None:
+                    self._channel_id, self._message_id = stored.channel_id, stored.message_id
+                self._looked_up = True
+            if self._latest is None:
+                return
+            text = tournament_text(self._latest)
+            if self._message_id is None:
+                await self._post(text)
+                return
+            channel = self._client.get_partial_messageable(
+                self._channel_id, guild_id=self._guild_id
             )
+            try:
+                await channel.get_partial_message(self._message_id).edit(content=text)
+            except discord.HTTPException as error:
+                if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
+                    await self._post(text)  # deleted by someone: show it again
+                    return
+                _log.warning("could not edit a tournament message", exc_info=True)
+
+    async def _post(self, text: str) -> None:
+        channel = self._client.get_partial_messageable(self._channel_id, guild_id=self._guild_id)
+        try:
+            message = await channel.send(text)
         except discord.HTTPException:
-            _log.warning("could not edit a tournament message", exc_info=True)
+            _log.warning("could not post a tournament message", exc_info=True)
+            return
+        self._message_id = message.id
+        await self._client.storage.set_tournament_clock_message(
+            self._tournament_id, self._channel_id, message.id
+        )

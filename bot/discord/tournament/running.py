@@ -1,13 +1,15 @@
 """Running tournaments in Discord: the director (``bot.tournament``) with each table in its own
-thread of the lobby channel, the tournament message, and the deal and buy commands' work.
+thread of the lobby channel or channel of its own (``table_homes``), the tournament message, and
+the deal and buy commands' work.
 
-A tournament table is a Hold'em table: its thread gets the Hold'em cog's ``TablePresenter`` and
-the table is hosted by the Hold'em cog's ``HoldemTables`` for that thread, so the table
-message, hole-card DMs, action buttons and ``/holdem cards|sitout|back|leave`` work there as at
-a cash table (``leave`` blinds the player away). Players moved by balancing, a table's break or
-the final-table redraw are mentioned in their new thread. At shutdown the Hold'em cog suspends
-these tables with its own (their hands voided); at the next start, ``resume_all`` waits for the
-bot to be ready and resumes every running tournament in the threads it had.
+A tournament table is a Hold'em table: its thread (or channel) gets the Hold'em cog's
+``TablePresenter`` and the table is hosted by the Hold'em cog's ``HoldemTables`` for it, so the
+table message, hole-card DMs, action buttons and ``/holdem cards|sitout|back|leave`` work there
+as at a cash table (``leave`` blinds the player away). Players moved by balancing, a table's
+break or the final-table redraw are mentioned in their new thread or channel. At shutdown the
+Hold'em cog suspends these tables with its own (their hands voided); at the next start,
+``resume_all`` waits for the bot to be ready and resumes every running tournament in the threads
+or channels it had, and its tournament message is edited again (``clock_message``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from bot.discord.holdem.presenter import TablePresenter
 from bot.discord.tournament.bust_rebuy import answered_text, bust_rebuy_text, bust_rebuy_view
 from bot.discord.tournament.clock_message import ClockMessage, ordinal
 from bot.discord.tournament.deal import NO_DEAL, deal_text, deal_view
+from bot.discord.tournament.table_homes import TableHomes
 from bot.holdem.bots import TABLE_BOTS
 from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
@@ -59,7 +62,8 @@ WHY_MOVED = {
 
 
 class ThreadFront:
-    """One tournament's Discord presence: a thread per table, messages in the lobby channel."""
+    """One tournament's Discord presence: a thread or channel per table (``table_homes``),
+    messages in the lobby channel."""
 
     def __init__(
         self,
@@ -71,10 +75,12 @@ class ThreadFront:
         self.client = client
         self.row = row
         self.threads: dict[int, int] = {}
+        """Each open table's thread or channel, by table number."""
         self.rebuy_offers: dict[int, discord.Message] = {}
         """Each member's open rebuy offer message (closed when it ends; not after a restart,
         where a late click is refused instead)."""
-        self.clock = ClockMessage(client, row.guild_id, row.channel_id, scheduler)
+        self.homes = TableHomes(client, row, scheduler)
+        self.clock = ClockMessage(client, row, scheduler)
         self._lobby_changed = lobby_changed
         self._late_open: bool | None = None
         """Late registration as the lobby message last showed it (None: not shown yet)."""
@@ -89,26 +95,16 @@ class ThreadFront:
 
     async def open_table(self, table_no: int, known: tuple[int, int] | None) -> TableHome:
         holdem = self._holdem()
-        if known is not None:
-            thread_id = known[1]
-        else:
-            thread_id = await self._new_thread(table_no)
-        self.threads[table_no] = thread_id
-        setup = holdem.presenter_setup(self.row.guild_id, thread_id)
-        presenter = holdem.adopt(TablePresenter(setup, on_closed=holdem.forget))
-        return TableHome(thread_id, thread_id, presenter)
+        channel_id = await self.homes.open(table_no, known[1] if known is not None else None)
+        self.threads[table_no] = channel_id
+        setup = holdem.presenter_setup(self.row.guild_id, channel_id)
 
-    async def _new_thread(self, table_no: int) -> int:
-        channel = self.client.get_channel(self.row.channel_id)
-        if channel is None:
-            channel = await self.client.fetch_channel(self.row.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            raise RuntimeError(f"tournament {self.row.tournament_id}: its channel has no threads")
-        thread = await channel.create_thread(
-            name=f"{self.row.name} · table {table_no}",
-            type=discord.ChannelType.public_thread,
-        )
-        return thread.id
+        def closed(presenter: TablePresenter) -> None:
+            holdem.forget(presenter)
+            self.homes.closed(table_no)
+
+        presenter = holdem.adopt(TablePresenter(setup, on_closed=closed))
+        return TableHome(channel_id, channel_id, presenter)
 
     def hosted(self, table: TournamentTable) -> None:
         manager = self._holdem().tables
@@ -118,6 +114,7 @@ class ThreadFront:
     async def publish(self, news: TournamentNews) -> None:
         match news:
             case ClockChanged(view=view):
+                self.homes.sweep()  # every table is open by the first view
                 await self.clock.show(view)
                 await self._follow_late_registration(view.late)
             case LateEntry():
