@@ -103,19 +103,19 @@ class TableHomes:
         """A text channel for the table, or None (and the tournament's channel told) when Felt
         may not make one."""
         lobby = await self._lobby_channel()
-        guild = lobby.guild
-        if guild.me.guild_permissions.manage_channels:
-            try:
-                made = await guild.create_text_channel(
-                    channel_name(self.row.tournament_id, table_no),
-                    category=lobby.category,
-                    topic=f"{self.row.name} (tournament #{self.row.tournament_id}): table "
-                    f"{table_no}. Deleted when the table closes.",
-                    reason=f"Felt tournament #{self.row.tournament_id}, table {table_no}",
-                )
-                return made.id
-            except discord.Forbidden:
-                pass
+        # Asked, not checked in the cache first: Discord's answer is the one that counts (the
+        # permission may have been taken away since /tournament create checked it).
+        try:
+            made = await lobby.guild.create_text_channel(
+                channel_name(self.row.tournament_id, table_no),
+                category=lobby.category,
+                topic=f"{self.row.name} (tournament #{self.row.tournament_id}): table "
+                f"{table_no}. Deleted when the table closes.",
+                reason=f"Felt tournament #{self.row.tournament_id}, table {table_no}",
+            )
+            return made.id
+        except discord.Forbidden:
+            pass
         _log.warning(
             "no Manage Channels: a tournament table plays in a thread",
             extra={"tournament_id": self.row.tournament_id},
