@@ -14,6 +14,7 @@ from bot.discord.cogs.holdem import Holdem
 from bot.discord.tournament.table_homes import (
     CHANNEL_LINGER_SECONDS,
     NEEDS_MANAGE_CHANNELS,
+    NO_MANAGE_CHANNELS,
     channel_name,
 )
 from storage.tournament_messages import TableHomeKind, TableHomeRow
@@ -42,11 +43,16 @@ def table_channels(fake: FakeDiscord, tournament_id: int) -> list[FakeChannel]:
     return [c for c in fake.channels.values() if c.name.startswith(prefix)]
 
 
-async def started(run: Running, world: World, lobby: FakeChannel, **options: Any) -> int:
+async def started(
+    run: Running, world: World, lobby: FakeChannel, *, created: bool = False, **options: Any
+) -> int:
+    """A Sit & Go of Alice, Bob and two bots in ``lobby`` (created here unless ``created``),
+    started."""
     fake = run.fake
-    created = await fake.slash(world.admin, lobby, "tournament create", **SIT_AND_GO, **options)
-    await created.wait_answered()
-    assert created.errors == []
+    if not created:
+        made = await fake.slash(world.admin, lobby, "tournament create", **SIT_AND_GO, **options)
+        await made.wait_answered()
+        assert made.errors == []
     for member in (world.alice, world.bob):
         registered = await fake.slash(member, lobby, "tournament register")
         await registered.wait_answered()
@@ -148,3 +154,27 @@ async def test_the_servers_setting_puts_new_tournaments_tables_in_channels(
     assert channel.parent_id is None  # the tournament's channel is in no category
     threads = [c for c in fake_discord.channels.values() if c.is_thread]
     assert threads == []
+
+
+async def test_a_table_plays_in_a_thread_when_manage_channels_was_taken_away_since_the_create(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World
+) -> None:
+    world.guild.bot_permissions |= Permission.MANAGE_CHANNELS
+    run = await start(fake_discord, start_bot)
+    created = await fake_discord.slash(
+        world.admin, world.channel, "tournament create", **SIT_AND_GO, tables="channel"
+    )
+    await created.wait_answered()
+    world.guild.bot_permissions &= ~Permission.MANAGE_CHANNELS
+    tid = await started(run, world, world.channel, created=True)
+    director = run.director(tid)
+    assert director is not None
+    await fake_discord.wait_until(lambda: bool(director.tables), what="the table to open")
+
+    [thread] = [c for c in fake_discord.channels.values() if c.is_thread]
+    assert [table.channel_id for table in director.tables.values()] == [thread.id]
+    assert table_channels(fake_discord, tid) == []
+    told = NO_MANAGE_CHANNELS.format(table=1)
+    assert told in [m.content for m in fake_discord.channel_messages(world.channel)]
+    homes = await run.bot.storage.tournament_table_homes(tid)
+    assert [(home.kind, home.channel_id) for home in homes] == [(TableHomeKind.THREAD, thread.id)]
