@@ -10,6 +10,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
+
 from bot.discord.cogs.holdem import Holdem
 from bot.discord.tournament.table_homes import (
     CHANNEL_LINGER_SECONDS,
@@ -178,3 +180,51 @@ async def test_a_table_plays_in_a_thread_when_manage_channels_was_taken_away_sin
     assert told in [m.content for m in fake_discord.channel_messages(world.channel)]
     homes = await run.bot.storage.tournament_table_homes(tid)
     assert [(home.kind, home.channel_id) for home in homes] == [(TableHomeKind.THREAD, thread.id)]
+
+
+@pytest.mark.slow  # about two minutes of members clicking through the fake Discord
+async def test_a_multi_table_tournament_in_channels_moves_members_with_a_mention_there(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World
+) -> None:
+    fake = fake_discord
+    world.guild.bot_permissions |= Permission.MANAGE_CHANNELS
+    category = fake.create_category(world.guild, "Tournaments")
+    lobby = fake.create_channel(world.guild, "tourney", category=category)
+    run = await start(fake, start_bot)
+    members = [world.alice, world.bob, world.admin]
+    members += [fake.create_member(world.guild, name) for name in ("Cy", "Di", "Ed")]
+    created = await fake.slash(
+        world.admin, lobby, "tournament create", name="Sunday", type="mtt", buy_in=50,
+        preset="hyper", max_entries=6, seats=4, start="in 5m", tables="channel",
+    )  # fmt: skip
+    await created.wait_answered()
+    for member in members:
+        registered = await fake.slash(member, lobby, "tournament register")
+        await registered.wait_answered()
+        assert registered.errors == []
+    fake.clock.advance(300)
+    await run.lobby_clock.advance(300)
+    [row] = await run.bot.storage.list_tournaments(world.guild.id)
+    tid = row.tournament_id
+    await fake.wait_until(lambda: run.director(tid) is not None, what="the start")
+    director = run.director(tid)
+    assert director is not None
+    await fake.wait_until(lambda: len(director.tables) == 2, what="both tables")
+    channels = table_channels(fake, tid)
+    assert {c.name for c in channels} == {f"t{tid}-table-1", f"t{tid}-table-2"}
+    assert all(c.parent_id == category.id and not c.is_thread for c in channels)
+
+    await play_out(run, tid, members, level_up_every=3)
+    assert director.done.is_set()
+    moved = [
+        m for c in channels for m in fake.channel_messages(c) if "you were moved here" in m.content
+    ]
+    assert moved, "the final table's redraw mentions the members it moves, in their channel"
+    for _ in range(100):
+        await run.tables.advance(CHANNEL_LINGER_SECONDS)
+        if all(c in fake.deleted_channels for c in channels):
+            break
+        await asyncio.sleep(0.05)
+    assert table_channels(fake, tid) == []
+    assert sum(e.prize for e in await run.bot.storage.tournament_entries(tid)) == 6 * 50
+    assert (await run.bot.storage.check()).ok
