@@ -237,13 +237,17 @@ class Tournaments(commands.Cog):
             key=f"tournament-create:{interaction.id}",
         )
         await self.storage.set_tournament_tables(row.tournament_id, where)
+        await self._post_lobby(interaction, row)
+        lobby.schedule(row)
+
+    async def _post_lobby(self, interaction: discord.Interaction[Any], row: TournamentRow) -> None:
+        """Post a new tournament's lobby message and remember it (to edit it from now on)."""
         message = await interaction.followup.send(
             lobby_text(row, ()),
-            view=lobby_view(row.tournament_id, open_for_registration=True) or discord.utils.MISSING,
+            view=lobby_view(row.tournament_id, open_for_registration=True) or MISSING,
             wait=True,
         )
         await self.storage.set_tournament_lobby_message(row.tournament_id, message.id)
-        lobby.schedule(row)
 
     # ----- registering ----------------------------------------------------------------------------
 
