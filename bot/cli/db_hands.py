@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.cli.common import CliError, SubParsers, whole
-from bot.holdem.hand_files import FORMAT_NAMES, HandFormat, write_hands
+from bot.holdem.hand_files import FORMAT_NAMES, HandFormat, tournament_hands, write_hands
 from bot.terminal.wallet import PRACTICE_GUILD_ID
 from storage import StorageError
-from storage.hand_export import HandQuery, StoredHand
+from storage.hand_export import HandQuery
 from storage.store import Storage
 
 BATCH = 2_000
@@ -167,18 +167,7 @@ async def _write_tournament(
         raise CliError(f"there is no tournament {tournament_id} in this database")
     if guild_id is not None and row.guild_id != guild_id:
         raise CliError(f"tournament {tournament_id} is not in guild {guild_id}")
-    hands = [
-        StoredHand(
-            table_id=hand.table_no,
-            hand_id=hand.hand_no,
-            guild_id=row.guild_id,
-            table_name=f"{row.name} tournament {tournament_id} table",
-            started_at=hand.ended_at,
-            phh=hand.phh,
-            seat_no=None,
-        )
-        for hand in await storage.tournament_hands(tournament_id)
-    ]
+    hands = tournament_hands(row, await storage.tournament_hands(tournament_id))
     return write_hands(hands, kind, out)
 
 

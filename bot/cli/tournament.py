@@ -16,6 +16,7 @@ import argparse
 from pathlib import Path
 
 from bot.cli.common import CliError, SubParsers, whole
+from bot.numbers import NumberError, read_decimal
 from engine.tournament import (
     PRESET_NAMES,
     Break,
@@ -148,17 +149,24 @@ def run_structure(args: argparse.Namespace) -> int:
     return 0
 
 
+def _percent(text: str) -> float:
+    """One ``--percent`` value, read by ``bot.numbers`` (``float()`` would take ``1e2``,
+    ``1_0`` and other scripts' digits), or a one-line ``CliError``."""
+    try:
+        return read_decimal(text, what="--percent")
+    except NumberError as error:
+        raise CliError(str(error)) from None
+
+
 def run_payouts(args: argparse.Namespace) -> int:
     """The handler of `felt tournament payouts`."""
     entries = whole(args.entries, "ENTRIES", 1, 100_000)
     collected = whole(args.pool, "--pool", 0) if args.pool is not None else 100 * entries
     fee_percent = whole(args.fee, "--fee", 0, 100)
+    percents = None if args.percent is None else [_percent(text) for text in args.percent]
     try:
-        shares = (
-            payouts.custom_shares(args.percent)
-            if args.percent is not None
-            else payouts.standard_shares(entries)
-        )
+        custom = None if percents is None else payouts.custom_shares(percents)
+        shares = payouts.shares_for(entries, custom)
         fee = payouts.fee_of(collected, fee_percent)
         pool = payouts.prize_pool(collected, fee)
         amounts = payouts.prizes(pool, shares)

@@ -7,7 +7,7 @@ player) and the cards shown at showdown, never anyone else's. ``felt db export h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC
 from enum import StrEnum
@@ -18,6 +18,7 @@ from engine.holdem.phh import HandHistory
 from engine.holdem.pokerstars import HandLabel, hand_id_of
 from engine.holdem.story import masked_history, read_history, tell
 from storage.hand_export import StoredHand
+from storage.tournaments import TournamentHand, TournamentRow
 
 
 class HandFormat(StrEnum):
@@ -57,6 +58,23 @@ def hero_of(hand: StoredHand, history: HandHistory) -> int | None:
     if hand.seat_no is None or not isinstance(seats, list) or hand.seat_no not in seats:
         return None
     return seats.index(hand.seat_no)
+
+
+def tournament_hands(row: TournamentRow, hands: Sequence[TournamentHand]) -> list[StoredHand]:
+    """A tournament's kept hands as stored hands for no hero (nobody's hole cards but the ones
+    shown at showdown), each table named as the director numbered it, in the order given."""
+    return [
+        StoredHand(
+            table_id=hand.table_no,
+            hand_id=hand.hand_no,
+            guild_id=row.guild_id,
+            table_name=f"{row.name} tournament {row.tournament_id} table",
+            started_at=hand.ended_at,
+            phh=hand.phh,
+            seat_no=None,
+        )
+        for hand in hands
+    ]
 
 
 def render_hand(hand: StoredHand, kind: HandFormat, *, practice: bool = False) -> str:

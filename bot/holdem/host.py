@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.holdem.errors import (
     AlreadySeatedError,
@@ -57,6 +57,10 @@ __all__ = ["STALE_BUTTON", "EquityFunction", "HoldemTable"]
 
 class HoldemTable(HandLifecycle):
     """One Hold'em table. Create with ``HoldemTable.create`` or ``HoldemTable.restore``."""
+
+    away_keeps_seat: ClassVar[bool] = False
+    """Whether sitting out and leaving keep the seat dealt in, posting and folding, with no
+    chip going back to a wallet (a tournament table); here they stop the dealing and cash out."""
 
     # ------------------------------------------------------------------ construction
 

@@ -62,6 +62,11 @@ class TournamentScreen:
         """A player's name, bots marked."""
         return self.names[entry] if entry == self.me else f"{BOT_MARK}{self.names[entry]}"
 
+    def _subject(self, entry: int, verb: str) -> str:
+        """``You show`` for the player at the keyboard, ``🤖 Ada shows`` for anyone else, as the
+        actions read (``You call``, ``🤖 Ada calls``)."""
+        return f"You {verb}" if entry == self.me else f"{self.name(entry)} {verb}s"
+
     def level_line(self, tournament: Tournament, setup: HandSetup, number: int, now: float) -> None:
         """``Hand #12 · Level 3 · 25/50 ante 50 (BB) · next level in 3:20``."""
         if self.quiet:
@@ -103,14 +108,14 @@ class TournamentScreen:
                     line = Text(f"{street.name.title()}: ", style="bold").append(cards_text(cards))
                     self.console.print(line)
                 case CardsShown(player=player, cards=cards, description=description):
-                    line = Text(f"  {self.name(setup.entries[player])} shows ")
+                    line = Text(f"  {self._subject(setup.entries[player], 'show')} ")
                     self.console.print(line.append(cards_text(cards)).append(f" {description}"))
                 case PotAwarded(shares=shares, description=description):
                     how = f" with {description}" if description else ""
                     for player, amount in shares:
-                        winner = self.name(setup.entries[player])
+                        winner = self._subject(setup.entries[player], "win")
                         self.console.print(
-                            Text(f"{winner} wins {chips(amount)}{how}.", style="bold green")
+                            Text(f"{winner} {chips(amount)}{how}.", style="bold green")
                         )
                 case _:
                     pass

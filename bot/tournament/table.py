@@ -65,6 +65,8 @@ class TournamentSeating(Seating):
 class TournamentTable(HoldemTable):
     """One table of a running tournament; built by the director."""
 
+    away_keeps_seat = True
+
     director: TableDirector
     table_no: int
 

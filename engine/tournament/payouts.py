@@ -66,6 +66,24 @@ def standard_shares(entries: int) -> tuple[int, ...]:
     return to_basis_points(weights)
 
 
+def shares_for(entries: int, custom: Sequence[int] | None = None) -> tuple[int, ...]:
+    """The pay table for ``entries`` entries: ``custom`` basis points (from
+    :func:`custom_shares`) or, without them, the standard curve. A custom table that pays more
+    places than there are entries drops the places nobody can take and scales the rest back to
+    100%.
+
+    >>> shares_for(2, (5_000, 3_000, 2_000))
+    (6250, 3750)
+    """
+    if custom is None:
+        return standard_shares(entries)
+    if entries < 1:
+        raise PayoutError(f"a pay table needs at least one entry, not {entries}")
+    if len(custom) <= entries:
+        return tuple(custom)
+    return to_basis_points(custom[:entries])
+
+
 def _curve_exponent(paid: int, entries: int) -> float:
     """The largest exponent <= 1 whose curve pays the last place >= MIN_CASH_BUY_INS average
     buy-ins (found by bisection; the last place's share grows as the exponent falls)."""

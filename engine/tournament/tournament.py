@@ -288,15 +288,7 @@ class Tournament:
 
     def shares(self) -> tuple[int, ...]:
         """The pay table in basis points for the entries so far."""
-        count = len(self.entries)
-        custom = self.config.payout_shares
-        if custom is None:
-            return payouts.standard_shares(count)
-        if len(custom) <= count:
-            return custom
-        # More paid places than entries: the places nobody can take are dropped and the rest
-        # scaled back to 100%.
-        return payouts.to_basis_points(custom[:count])
+        return payouts.shares_for(len(self.entries), self.config.payout_shares)
 
     def prizes(self) -> tuple[int, ...]:
         """The prize for 1st, 2nd, ... place, in wallet chips."""

@@ -55,6 +55,9 @@ def test_icm_text_names_every_player(capsys: pytest.CaptureFixture[str]) -> None
         (("tournament", "payouts", "9", "--percent", "60", "30"), "must sum to 100, not 90"),
         (("tournament", "payouts", "9", "--fee", "101"), "--fee must be a whole number from 0"),
         (("tournament", "payouts", "9", "--pool", "lots"), "--pool must be a whole number"),
+        (("tournament", "payouts", "9", "--percent", "1e2"), "--percent must be a number"),
+        (("tournament", "payouts", "9", "--percent", "５０", "５０"), "--percent must be a number"),
+        (("tournament", "payouts", "9", "--percent", "1_0", "90"), "--percent must be a number"),
         (("sim", "tournament", "--seats", "smart"), "--seats must list 2 to 10"),
         (("sim", "tournament", "--seats", "smart,wizard"), "unknown strategy"),
         (("sim", "tournament", "--tournaments", "0"), "--tournaments must be a whole number"),
@@ -117,7 +120,13 @@ def test_sim_tournament_rebuys_add_entries(capsys: pytest.CaptureFixture[str]) -
         "--tournaments", "3", "--preset", "hyper", "--seed", "2", "--rebuys", "--json",
     )  # fmt: skip
     assert code == 0
-    assert all(seat["entries"] > 1 for seat in json.loads(out)["seats"])
+    seats = json.loads(out)["seats"]
+    assert all(seat["entries"] > 1 for seat in seats)
+    assert all(
+        list(seat)
+        == ["seat", "strategy", "itm_pct", "roi_pct", "stderr_roi_pct", "avg_place", "entries"]
+        for seat in seats
+    )
 
 
 def test_sim_tournament_text_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -167,3 +176,25 @@ def test_payouts_print_whole_chips_that_pay_the_pool(capsys: pytest.CaptureFixtu
     assert code == 0 and "prize pool 901" in out
     prizes = [int(line.split()[-1].replace(",", "")) for line in out.splitlines()[2:]]
     assert prizes == [586, 315]  # 65/35 of 901: 585.65 and 315.35, the leftover chip to 1st
+
+
+def test_custom_payouts_for_fewer_entries_than_places_pay_only_the_entries(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "tournament", "payouts", "2", "--percent", "50", "30", "20")
+    assert code == 0 and "prize pool 200" in out
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert rows == [["1", "62.50", "125"], ["2", "37.50", "75"]]
+
+
+def test_icm_beyond_ten_players_is_a_seeded_estimate_in_the_payouts_unit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stacks = [str(1_000 * n) for n in range(1, 13)]
+    args = ("icm", *stacks, "--payouts", "500", "300", "200", "--json")
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    equity = json.loads(out)["equity"]
+    assert len(equity) == 12 and sum(equity) == pytest.approx(1_000)
+    assert equity[-1] > equity[0] > 0  # the biggest stack is worth the most
+    assert run(capsys, *args)[1] == out  # the same estimate every time

@@ -24,6 +24,7 @@ from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.guild_settings import bots_allowed, holdem_defaults
 from bot.discord.holdem import ids
+from bot.discord.holdem.away import left_text, sat_out_text
 from bot.discord.holdem.cards import send_hole_cards
 from bot.discord.holdem.components import (
     DYNAMIC_ITEMS,
@@ -343,11 +344,8 @@ class Holdem(TableCog[TablePresenter]):
         member = guild_member(interaction)
         table = self._table_here(interaction)
         await acknowledge(interaction, ephemeral=True, thinking=True)
-        if await table.leave(member.id):
-            text = "You left the table: your chips are back in your wallet."
-        else:
-            text = "You leave at the end of this hand; your chips go back to your wallet then."
-        await interaction.followup.send(text, ephemeral=True)
+        done = await table.leave(member.id)
+        await interaction.followup.send(left_text(table, done=done), ephemeral=True)
 
     @holdem.command(name="sitout", description="Keep your seat but skip the next hands.")
     async def sitout(self, interaction: discord.Interaction[FeltBot]) -> None:
@@ -355,12 +353,7 @@ class Holdem(TableCog[TablePresenter]):
         table = self._table_here(interaction)
         await acknowledge(interaction, ephemeral=True, thinking=True)
         await table.sit_out(member.id)
-        hands = table.settings.max_sit_out_hands
-        await interaction.followup.send(
-            f"You sit out from the next hand. `/holdem back` to play again (after {hands} hands "
-            "sitting out you are cashed out).",
-            ephemeral=True,
-        )
+        await interaction.followup.send(sat_out_text(table), ephemeral=True)
 
     @holdem.command(name="back", description="Play again after sitting out.")
     async def back(self, interaction: discord.Interaction[FeltBot]) -> None:

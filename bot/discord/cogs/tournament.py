@@ -1,5 +1,5 @@
 """``/tournament``: create a tournament, register and unregister (commands or the lobby
-message's buttons), see one or all, cancel one before it starts.
+message's buttons), see one or all, cancel one before it starts, and export its hands.
 
 The cog checks who is asking and hands chips to storage (``storage/tournaments.py``: buy-ins are
 escrowed in the tournament's pool and refunded on cancel); the lobby (``bot/discord/tournament/
@@ -35,11 +35,13 @@ from bot.discord.tournament.formatting import (
     list_line,
     lobby_text,
 )
+from bot.discord.tournament.hands import send_tournament_hands
 from bot.discord.tournament.lobby import Lobby
 from bot.discord.tournament.lobby_buttons import HANDLERS, LobbyAction, LobbyButton, lobby_view
 from bot.discord.tournament.options import plan_tournament
 from bot.discord.tournament.running import DiscordTournaments
 from bot.discord.tournament.table_homes import chosen_tables
+from bot.holdem.hand_files import HandFormat
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
 from bot.tournament.late import LateRegistration
 from bot.tournament.lobby_hooks import TournamentRunner
@@ -443,6 +445,23 @@ class Tournaments(commands.Cog):
         running = self._running()
         row = await self._chosen(member.guild.id, tournament, (TournamentStatus.RUNNING,))
         await running.offer_deal(interaction, row.tournament_id)
+
+    @tournament.command(name="hands", description="Every hand of a tournament, as a file.")
+    @app_commands.describe(
+        tournament="The tournament's number",
+        file_format="pokerstars (trackers), phh or ohh (Open Hand History)",
+    )
+    @app_commands.rename(file_format="format")
+    async def hands(
+        self,
+        interaction: discord.Interaction[FeltBot],
+        tournament: int,
+        file_format: Literal["pokerstars", "phh", "ohh"] = "pokerstars",
+    ) -> None:
+        member = guild_member(interaction)
+        row = await self._chosen(member.guild.id, tournament, ())
+        await acknowledge(interaction, ephemeral=True, thinking=True)
+        await send_tournament_hands(interaction, self.storage, row, HandFormat(file_format))
 
 
 async def setup(bot: FeltBot) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -180,3 +181,30 @@ def test_felt_play_tournament_in_a_real_terminal() -> None:
         child.close()
     assert child.exitstatus == 0
     assert "Final standings" in output.getvalue()
+
+
+def test_felt_play_tournament_turbo_nine_players_with_piped_input_plays_to_the_end() -> None:
+    """The issue's command line, with calls typed on stdin until the game ends."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb", "COLUMNS": "120"}
+    arguments = ["play", "tournament", "--preset", "turbo", "--players", "9", "--seed", "5"]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *arguments],
+        input="c\n" * 3000,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    text = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "Hand #1 · Level 1 · 10/20 · next level in 4:5" in text
+    assert "You show " in text and "You win " in text and "You shows" not in text
+    out = re.search(r"You are out in (\d+)(?:st|nd|rd|th) place", text)
+    finished = re.search(
+        r"You finished (\d+)(?:st|nd|rd|th)(?: and won ([\d,]+)| \(no prize)", text
+    )
+    assert out is not None and finished is not None and out[1] == finished[1]
+    assert "Final standings" in text and "Prize pool 900 chips." in text
+    [mine] = [line for line in text.splitlines() if re.match(rf"\s*{finished[1]}\w\w  You ", line)]
+    assert mine.split()[-1] == (finished[2] or "-")

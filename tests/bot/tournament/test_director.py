@@ -8,11 +8,12 @@ import itertools
 import pytest
 
 from bot.holdem.errors import TableError
-from bot.holdem.events import HandDealt, PlayerSatOut
+from bot.holdem.events import ActionTaken, HandDealt, HandFinished, PlayerSatOut, TurnStarted
 from bot.tables.clock import HaltableScheduler, ManualScheduler, Scheduler
 from bot.tournament.director import TournamentDirector
 from bot.tournament.launch import TournamentDirectors
 from bot.tournament.news import PlayerMoved, TournamentOver
+from engine.holdem import ActionKind
 from engine.tournament.seating import SeatReason
 from engine.tournament.structure import AnteKind, Break, Level, Structure
 from engine.tournament.tournament import Phase
@@ -264,3 +265,37 @@ async def test_a_restart_mid_tournament_voids_the_hands_in_play_and_resumes_to_t
     assert (await storage.check()).ok
     stored = await storage.get_tournament(row.tournament_id)
     assert stored is not None and stored.status is TournamentStatus.FINISHED
+
+
+async def test_a_member_sitting_out_by_choice_posts_blinds_and_folds_without_a_timer(
+    storage: Storage, scheduler: ManualScheduler
+) -> None:
+    row = await new_tournament(storage, by_hands())
+    _, director, front = await started(storage, scheduler, row.tournament_id)
+    table = director.tables[1]
+    seat_no = table.seat_of(ALICE)
+    assert seat_no is not None
+    await table.sit_out(ALICE)
+    await scheduler.run_until_idle(limit=200_000)
+    events = front.tables[1].events
+    start = next(
+        n for n, e in enumerate(events) if isinstance(e, PlayerSatOut) and e.user_id == ALICE
+    )
+    later = events[start:]
+    hands = {e.hand_id for e in later if isinstance(e, HandDealt) and seat_no in e.seats}
+    assert len(hands) >= 3, "she stays dealt in while she has chips"
+    assert not any(isinstance(e, TurnStarted) and e.user_id == ALICE for e in later)
+    hers = [e for e in later if isinstance(e, ActionTaken) and e.seat_no == seat_no]
+    assert hers and all(e.automatic for e in hers)
+    assert {e.kind for e in hers} <= {ActionKind.FOLD, ActionKind.CHECK}
+    lost = [
+        net
+        for e in later
+        if isinstance(e, HandFinished) and e.hand_id in hands
+        for seat, _, net in e.net
+        if seat == seat_no
+    ]
+    assert any(net < 0 for net in lost), "she posted blinds or antes she then folded"
+    assert sum(lost) < 0
+    over = next(news for news in front.news if isinstance(news, TournamentOver))
+    assert any(p.user_id == ALICE for p in over.placings)

@@ -7,8 +7,16 @@ import math
 
 import pytest
 
-from engine.tournament import PayoutError, custom_shares, prizes, standard_shares
-from engine.tournament.payouts import fee_of, places_prizes, prize_pool, split_tie
+from engine.tournament import (
+    PayoutError,
+    Tournament,
+    TournamentConfig,
+    custom_shares,
+    preset,
+    prizes,
+    standard_shares,
+)
+from engine.tournament.payouts import fee_of, places_prizes, prize_pool, shares_for, split_tie
 
 
 @pytest.mark.parametrize(
@@ -81,3 +89,23 @@ def test_tied_players_split_the_places_they_share_earlier_entry_gets_the_odd_chi
     assert split_tie((30, 21), 2) == (26, 25)
     table = places_prizes([[4], [2, 7], [1]], (50, 30, 21))
     assert table == {4: (1, 50), 2: (2, 26), 7: (2, 25), 1: (4, 0)}
+
+
+def test_a_custom_table_for_fewer_entries_drops_the_places_nobody_takes_and_rescales() -> None:
+    assert shares_for(2, (5_000, 3_000, 2_000)) == (6_250, 3_750)
+    assert shares_for(3, (5_000, 3_000, 2_000)) == (5_000, 3_000, 2_000)
+    assert shares_for(1, (5_000, 3_000, 2_000)) == (10_000,)
+    assert shares_for(40, None) == standard_shares(40)
+    with pytest.raises(PayoutError):
+        shares_for(0, (10_000,))
+
+
+def test_a_tournament_with_custom_payouts_pays_them_scaled_to_its_field() -> None:
+    structure = preset("hyper")
+    config = TournamentConfig("c", structure, 100, payout_shares=(5_000, 3_000, 2_000))
+    tournament = Tournament(config)
+    for name in ("ann", "bob"):
+        tournament.register(name)
+    assert tournament.prizes() == (125, 75)
+    tournament.register("cy")
+    assert tournament.prizes() == (150, 90, 60)

@@ -3,6 +3,7 @@ field sizes, deterministic for a seed."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -99,3 +100,33 @@ def test_same_seed_same_tournament() -> None:
 
     assert run(1) == run(1)
     assert run(1) != run(2)
+
+
+def test_the_seed_alone_decides_the_draw_and_every_move() -> None:
+    """Same seed: the same seats and the same moves; another seed: another draw."""
+
+    def history(seed: int) -> tuple[str, list[str]]:
+        config = TournamentConfig(
+            "d", preset("hyper", Format.MULTI_TABLE), 10, Format.MULTI_TABLE, 6, 40, seed=seed
+        )
+        tournament = Tournament(config)
+        for number in range(40):
+            tournament.register(f"p{number}")
+        tournament.start(0)
+
+        def seats(t: Tournament) -> str:
+            state = t.to_dict()
+            return json.dumps([state["tables"], state["buttons"]], sort_keys=True)
+
+        drawn = seats(tournament)
+        moves: list[str] = []
+
+        def after(t: Tournament) -> None:
+            moves.append(seats(t))
+
+        play_out(tournament, random.Random(9), after_hand=after)
+        return drawn, moves
+
+    first = history(7)
+    assert history(7) == first
+    assert history(8)[0] != first[0]

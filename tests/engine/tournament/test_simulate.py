@@ -62,7 +62,7 @@ def test_bad_simulations_are_refused() -> None:
 @pytest.mark.slow
 def test_smart_bots_win_sit_and_gos_against_random_ones_beyond_the_error() -> None:
     result = simulate_tournaments(
-        parse_seats("smart,random,random,smart,random,random"), 60, preset("turbo"), 2024
+        parse_seats("smart,random,random,smart,random,random"), 200, preset("turbo"), 2024
     )
     for seat in (result.seats[0], result.seats[3]):
         assert seat.roi_pct - 1.96 * seat.stderr_roi_pct > 0
