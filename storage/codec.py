@@ -24,22 +24,72 @@ _HINTS: dict[type[Any], dict[str, Any]] = {}
 
 def encode(value: object) -> Any:
     """A JSON-ready form of a result value."""
-    if value is None or isinstance(value, bool | int | str | float):
+    kind = type(value)
+    branch = _BRANCHES.get(kind)
+    if branch is None:
+        branch = _BRANCHES[kind] = _branch(value)
+    if branch is _Branch.PLAIN:
         return value
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
+    if branch is _Branch.SEQUENCE:
+        return [encode(item) for item in value]  # type: ignore[attr-defined]
+    if branch is _Branch.DATACLASS:
+        return {name: encode(getattr(value, name)) for name in _field_names(kind)}
+    if branch is _Branch.MAPPING:
         # Sorted, so equal mappings built in another order encode (and fingerprint) the same.
-        pairs = sorted(value.items(), key=lambda item: (type(item[0]).__name__, repr(item[0])))
+        items = value.items()  # type: ignore[attr-defined]
+        pairs = sorted(items, key=lambda item: (type(item[0]).__name__, repr(item[0])))
         return [[encode(k), encode(v)] for k, v in pairs]
-    if isinstance(value, list | tuple | frozenset | set):
-        items = sorted(value) if isinstance(value, frozenset | set) else value
-        return [encode(item) for item in items]
-    raise TypeError(f"cannot encode {type(value).__name__}")
+    if branch is _Branch.ENUM:
+        return value.value  # type: ignore[attr-defined]
+    if branch is _Branch.TIME:
+        return value.isoformat()  # type: ignore[attr-defined]
+    if branch is _Branch.SET:
+        return [encode(item) for item in sorted(value)]  # type: ignore[call-overload]
+    raise TypeError(f"cannot encode {kind.__name__}")
+
+
+class _Branch(Enum):
+    """How :func:`encode` treats a type: decided once per type (every test below depends only
+    on the type), so a settlement's dozens of values skip the chain of ``isinstance`` checks."""
+
+    PLAIN = 1
+    ENUM = 2
+    TIME = 3
+    DATACLASS = 4
+    MAPPING = 5
+    SEQUENCE = 6
+    SET = 7
+    UNSUPPORTED = 8
+
+
+_BRANCHES: dict[type[Any], _Branch] = {}
+_FIELDS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _branch(value: object) -> _Branch:
+    """The branch of ``value``'s type, tested in the order that defines the encoding."""
+    if value is None or isinstance(value, bool | int | str | float):
+        return _Branch.PLAIN
+    if isinstance(value, Enum):
+        return _Branch.ENUM
+    if isinstance(value, datetime | date):
+        return _Branch.TIME
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _Branch.DATACLASS
+    if isinstance(value, Mapping):
+        return _Branch.MAPPING
+    if isinstance(value, list | tuple):
+        return _Branch.SEQUENCE
+    if isinstance(value, frozenset | set):
+        return _Branch.SET
+    return _Branch.UNSUPPORTED
+
+
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def dumps(value: object) -> str:

@@ -61,3 +61,29 @@ def test_fingerprints_ignore_mapping_order_but_not_values() -> None:
 
     assert one == same
     assert len({one, other, renamed}) == 3
+
+
+def test_encoding_is_pinned_so_stored_fingerprints_keep_matching() -> None:
+    # Databases hold fingerprints computed by earlier versions: a replay after an upgrade must
+    # still match, so the text (and digest) of every kind of value may never change.
+    arguments = {
+        "table_id": 7,
+        "stacks": [[0, 990], [1, 1010]],
+        "results": [[1, SettledHand(7, 3, {1: 1010, 0: 990}, {0: -10, 1: 10})]],
+        "kinds": (RoundStatus.SETTLED, True, None, 1.5, "é"),
+        "when": datetime(2025, 3, 1, 12, 30, tzinfo=UTC),
+        "seats": frozenset({3, 1}),
+        "mixed": {"b": 1, 2: "a"},
+    }
+
+    text = codec.dumps({"operation": "settle_hand", "arguments": arguments})
+
+    assert text == (
+        '[["arguments",[["kinds",["settled",true,null,1.5,"é"]],["mixed",[[2,"a"],["b",1]]],'
+        '["results",[[1,{"deltas":[[0,-10],[1,10]],"hand_id":3,"stacks":[[0,990],[1,1010]],'
+        '"table_id":7}]]],["seats",[1,3]],["stacks",[[0,990],[1,1010]]],'
+        '["table_id",7],["when","2025-03-01T12:30:00+00:00"]]],["operation","settle_hand"]]'
+    )
+    assert codec.fingerprint("settle_hand", arguments) == (
+        "5207001b3631f4397743251f11e141170c17d35cc48b9b00b075f0e1af9f19ae"
+    )
