@@ -2,8 +2,9 @@
 
 Everything SQLite-specific lives here (and in the DDL of ``storage/migrations/``): WAL, the
 ``synchronous`` level, foreign keys, the busy timeout, ``PRAGMA user_version`` and
-``application_id``. Two aiosqlite connections are opened: a writer, serialized by an
-``asyncio.Lock``, and a ``query_only`` reader whose snapshots (WAL) never show half a transaction.
+``application_id``. Three aiosqlite connections are opened: a writer, serialized by an
+``asyncio.Lock``, a ``query_only`` reader whose snapshots (WAL) never show half a transaction, and
+one that checkpoints the log beside the writer (``storage/sqlite_checkpoint.py``).
 
 A transaction body runs on the connection's own aiosqlite worker thread as one call (through
 aiosqlite's queue), so a whole operation costs one hop from the event loop. If the awaiting
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import re
 import sqlite3
@@ -41,6 +43,7 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import MigrationReport
+from storage.sqlite_checkpoint import Checkpointer
 
 R = TypeVar("R")
 
@@ -270,6 +273,8 @@ def _configure(
         mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise DatabaseFailure(f"cannot switch to WAL journal mode (got {mode})")
+        # The checkpointer connection checkpoints instead, off the commit path.
+        connection.execute("PRAGMA wal_autocheckpoint = 0")
     connection.execute(f"PRAGMA synchronous = {synchronous.value}")
     if not writer:
         connection.execute("PRAGMA query_only = ON")
@@ -325,6 +330,7 @@ class SqliteBackend:
         *,
         wal_path: Path,
         flush_interval: float | None = None,
+        checkpointer: aiosqlite.Connection | None = None,
     ) -> None:
         self.path = path
         self.schema_version = schema_version
@@ -335,6 +341,14 @@ class SqliteBackend:
         self._writer_raw = writer._conn
         self._reader_raw = reader._conn
         self._write_lock = asyncio.Lock()
+        self._checkpoint_connection = checkpointer
+        self.checkpointer: Checkpointer | None = (
+            None
+            if checkpointer is None
+            else Checkpointer(
+                functools.partial(_call, checkpointer), checkpointer._conn, self._write_lock
+            )
+        )
         self._closed = False
         self._wal_path = wal_path
         self._writes = 0
@@ -381,6 +395,7 @@ class SqliteBackend:
         mode = OpenMode.CREATE if create else OpenMode.WRITE
         writer = await _connect(file, mode, busy_timeout=busy_timeout)
         reader: aiosqlite.Connection | None = None
+        checkpointer: aiosqlite.Connection | None = None
         try:
             raw = writer._conn
             try:
@@ -395,15 +410,28 @@ class SqliteBackend:
                 version = await _call(writer, _inspect, raw, shown)
             reader = await _connect(file, OpenMode.WRITE, busy_timeout=busy_timeout)
             await _call(reader, _configure, reader._conn, synchronous, busy_timeout, False)
+            checkpointer = await _connect(file, OpenMode.WRITE, busy_timeout=busy_timeout)
+            await _call(
+                checkpointer, _configure, checkpointer._conn, synchronous, busy_timeout, False
+            )
         except BaseException:
-            await writer.close()
-            if reader is not None:
-                await reader.close()
+            for connection in (checkpointer, reader, writer):
+                if connection is not None:
+                    await connection.close()
             raise
         interval = flush_interval if synchronous is Synchronous.NORMAL else 0
         # SQLite names the log after the resolved path it was given (see _uri).
         wal = Path(f"{await asyncio.to_thread(file.resolve)}-wal")
-        return cls(shown, writer, reader, version, report, wal_path=wal, flush_interval=interval)
+        return cls(
+            shown,
+            writer,
+            reader,
+            version,
+            report,
+            wal_path=wal,
+            flush_interval=interval,
+            checkpointer=checkpointer,
+        )
 
     @classmethod
     async def _open_read_only(
@@ -433,9 +461,13 @@ class SqliteBackend:
             if self._closed:
                 raise StorageClosed()
             self._writes += 1
-            return await _call(
-                self._writer, _run_transaction, self._writer_raw, "BEGIN IMMEDIATE", body
-            )
+            try:
+                return await _call(
+                    self._writer, _run_transaction, self._writer_raw, "BEGIN IMMEDIATE", body
+                )
+            finally:
+                if self.checkpointer is not None:
+                    self.checkpointer.wrote()
 
     async def read(self, body: Callable[[Transaction], R]) -> R:
         """Run ``body`` inside one read snapshot on the reader connection."""
@@ -476,6 +508,10 @@ class SqliteBackend:
                 self._flusher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._flusher
+            if self.checkpointer is not None:
+                await self.checkpointer.stop()
+            if self._checkpoint_connection is not None:
+                await self._checkpoint_connection.close()
             await self._reader.close()
             if self._writer is not self._reader:
                 await self._writer.close()

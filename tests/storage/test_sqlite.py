@@ -250,3 +250,47 @@ async def test_full_mode_needs_no_flusher(db_path: Path) -> None:
         tasks = [t for t in asyncio.all_tasks() if t.get_name().startswith("felt-storage-flush")]
         assert tasks == []
         assert await storage.flush() is True  # harmless: the log is already synced
+
+
+async def test_the_writer_leaves_checkpoints_to_the_checkpointer_and_the_log_starts_over(
+    db_path: Path,
+) -> None:
+    backend = await SqliteBackend.open(db_path)
+    checkpointer = backend.checkpointer
+    assert checkpointer is not None
+    checkpointer.every, checkpointer.restart_frames = 10, 0  # each finishes under the lock
+    insert = "INSERT INTO guilds (guild_id, created_at) VALUES (?, 'x')"
+    try:
+        assert await backend.write(lambda tx: tx.value("PRAGMA wal_autocheckpoint")) == 0
+        for guild in range(1, 101):
+            await backend.write(lambda tx, guild=guild: tx.execute(insert, (guild,)))
+        await checkpointer.wait()
+        checkpointer.every = 1_000  # no checkpoint of its own to race the one asked below
+        await backend.write(lambda tx: tx.execute(insert, (101,)))
+        # (busy, frames in the log, frames checkpointed), asked on the reader connection.
+        log = await backend.read(lambda tx: tx.one("PRAGMA wal_checkpoint(PASSIVE)"))
+        guilds = await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds"))
+    finally:
+        await backend.close()
+    assert guilds == 101
+    assert checkpointer.checkpoints >= 1
+    assert checkpointer.restarts >= 1
+    # The log started over after a checkpoint near the end: it holds the last few writes'
+    # pages (at most those since the last checkpoint, `every` and one in flight), not the
+    # migrations' and a hundred writes' (over 200 frames).
+    assert log is not None
+    assert 0 < log[1] < 60
+
+
+async def test_a_checkpoint_in_flight_ends_before_the_database_closes(db_path: Path) -> None:
+    backend = await SqliteBackend.open(db_path)
+    assert backend.checkpointer is not None
+    backend.checkpointer.every = 1
+    await backend.write(
+        lambda tx: tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'x')")
+    )
+    await backend.close()  # a checkpoint was started by that write
+
+    # The last connection folded the log into the database file.
+    assert not await asyncio.to_thread(Path(f"{db_path}-wal").exists)
+    assert pragma(db_path, "user_version") == latest_version()
