@@ -4,6 +4,7 @@ append-only ledger, transactions that commit or roll back as a unit."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import sqlite3
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from storage import sqlite as adapter
+from storage.backend import Transaction
 from storage.errors import (
     DatabaseFailure,
     DatabaseNotFound,
@@ -252,6 +254,10 @@ async def test_full_mode_needs_no_flusher(db_path: Path) -> None:
         assert await storage.flush() is True  # harmless: the log is already synced
 
 
+def _insert_guild(tx: Transaction, guild: int) -> int:
+    return tx.execute("INSERT INTO guilds (guild_id, created_at) VALUES (?, 'x')", (guild,))
+
+
 async def test_the_writer_leaves_checkpoints_to_the_checkpointer_and_the_log_starts_over(
     db_path: Path,
 ) -> None:
@@ -259,14 +265,13 @@ async def test_the_writer_leaves_checkpoints_to_the_checkpointer_and_the_log_sta
     checkpointer = backend.checkpointer
     assert checkpointer is not None
     checkpointer.every, checkpointer.restart_frames = 10, 0  # each finishes under the lock
-    insert = "INSERT INTO guilds (guild_id, created_at) VALUES (?, 'x')"
     try:
         assert await backend.write(lambda tx: tx.value("PRAGMA wal_autocheckpoint")) == 0
         for guild in range(1, 101):
-            await backend.write(lambda tx, guild=guild: tx.execute(insert, (guild,)))
+            await backend.write(functools.partial(_insert_guild, guild=guild))
         await checkpointer.wait()
         checkpointer.every = 1_000  # no checkpoint of its own to race the one asked below
-        await backend.write(lambda tx: tx.execute(insert, (101,)))
+        await backend.write(functools.partial(_insert_guild, guild=101))
         # (busy, frames in the log, frames checkpointed), asked on the reader connection.
         log = await backend.read(lambda tx: tx.one("PRAGMA wal_checkpoint(PASSIVE)"))
         guilds = await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds"))
