@@ -218,6 +218,11 @@ class _Seat:
         return twin
 
 
+def _is_int(value: object) -> bool:
+    """An int that is not a bool."""
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+
+
 @lru_cache(maxsize=64)
 def _double_table(double: DoubleRule) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     """Whether a two-card hand may double, indexed ``[soft][hard total]``."""
@@ -273,20 +278,24 @@ class Round:
     ) -> None:
         if not isinstance(rules, Rules):
             raise BetError("rules must be a Rules")
-        if not isinstance(bets, Mapping) or not bets:
+        # The exact-type tests first: they answer the common case without the slower checks
+        # (an ABC's isinstance, bool being an int) that only an unusual argument needs.
+        if (type(bets) is not dict and not isinstance(bets, Mapping)) or not bets:
             raise BetError("a round needs at least one seat with a bet")
         seats: list[_Seat] = []
+        by_seat: dict[int, _Seat] = {}
         for seat, bet in sorted(bets.items()):
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+            if not _is_int(seat) or not 0 <= seat < SEATS:
                 raise BetError(f"seat {seat!r} is not a seat (seats are 0 to {SEATS - 1})")
-            if isinstance(bet, bool) or not isinstance(bet, int) or bet < 1:
+            if not _is_int(bet) or bet < 1:
                 raise BetError(f"the bet at seat {seat} must be a whole number of chips, 1 or more")
-            seats.append(_Seat(seat, bet))
+            entry = by_seat[seat] = _Seat(seat, bet)
+            seats.append(entry)
         self.rules = rules
         self._shoe = shoe
         self._draw = shoe.draw
         self._seats = seats
-        self._by_seat = {entry.seat: entry for entry in seats}
+        self._by_seat = by_seat
         self._record = record_events
         self._events: list[Event] | None = [] if record_events else None
         self._phase = _READY
@@ -452,12 +461,17 @@ class Round:
         hand), whether the total is soft, the total, and the dealer's up card's value (1 for an
         ace). ``engine.blackjack.sim`` asks a chart strategy (basic, dealer, simple) once per
         situation instead of building a ``Decision`` at every decision."""
-        mask = self._mask_of(seat)
-        if not mask:
-            raise NotYourTurnError(f"seat {seat} has nothing to decide now")
-        insurance = self._phase is _INSURANCE_PHASE
-        hand = self._by_seat[seat].hands[0] if insurance else self._current
-        assert hand is not None
+        hand = self._current
+        if self._phase is _PLAYERS and hand is not None and hand.seat == seat:
+            mask = self._mask  # what _mask_of answers in this phase, without the call
+            insurance = False
+        else:
+            mask = self._mask_of(seat)
+            if not mask:
+                raise NotYourTurnError(f"seat {seat} has nothing to decide now")
+            insurance = self._phase is _INSURANCE_PHASE
+            hand = self._by_seat[seat].hands[0] if insurance else self._current
+            assert hand is not None
         cards = hand.cards
         pair = 0
         if len(cards) == 2 and VALUE_OF_ID[cards[0]] == VALUE_OF_ID[cards[1]]:
@@ -561,8 +575,16 @@ class Round:
             events.append(ShoeShuffled(shoe.size))
         draw = self._draw
         seats = self._seats
-        for entry in seats:
-            self._give(entry.hands[0], draw())
+        if events is None:  # _give inlined: the simulator deals millions of these
+            for entry in seats:
+                hand = entry.hands[0]
+                card = draw()
+                hand.cards.append(card)
+                hand.hard = VALUE_OF_ID[card]
+                hand.ace = card >= 48
+        else:
+            for entry in seats:
+                self._give(entry.hands[0], draw())
         up = draw()
         self._dealer.append(up)
         self._dealer_hard = VALUE_OF_ID[up]
@@ -571,7 +593,14 @@ class Round:
             events.append(DealerCardDealt(DECK[up]))
         for entry in seats:
             hand = entry.hands[0]
-            self._give(hand, draw())
+            if events is None:
+                card = draw()
+                hand.cards.append(card)
+                hand.hard += VALUE_OF_ID[card]
+                if card >= 48:
+                    hand.ace = True
+            else:
+                self._give(hand, draw())
             if hand.hard == 11 and hand.ace:
                 hand.status = _NATURAL
         if self._peek:
@@ -953,10 +982,17 @@ class Round:
     def _finish(self) -> None:
         """Play the dealer's hand if anything depends on it, settle every bet, end the round."""
         events = self._events
-        waiting: list[_Hand] = [
-            hand for entry in self._seats for hand in entry.hands if hand.outcome is None
-        ]
-        insured = any(entry.insurance and not entry.insurance_settled for entry in self._seats)
+        waiting: list[_Hand] = []
+        insured = False
+        stood = False
+        for entry in self._seats:
+            if entry.insurance and not entry.insurance_settled:
+                insured = True
+            for hand in entry.hands:
+                if hand.outcome is None:
+                    waiting.append(hand)
+                    if hand.status is _STOOD:
+                        stood = True
         dealer = self._dealer
         if len(dealer) == 2:
             self._hole_revealed = True
@@ -972,7 +1008,8 @@ class Round:
             if events is not None:
                 events.append(DealerCardDealt(DECK[card]))
         blackjack = len(dealer) == 2 and self._dealer_hard == 11 and self._dealer_ace
-        self._settle_insurance(blackjack)
+        if insured:
+            self._settle_insurance(blackjack)
         if blackjack:
             if events is not None:
                 events.append(DealerStood(21, True))
@@ -982,7 +1019,7 @@ class Round:
                 else:
                     self._settle(hand, _LOSS, 0)
         else:
-            if any(hand.status is _STOOD for hand in waiting):
+            if stood:
                 self._dealer_play()
             hard = self._dealer_hard
             dealer_total = hard + 10 if self._dealer_ace and hard <= 11 else hard

@@ -17,6 +17,14 @@ from engine.blackjack.rules import Rules
 from engine.cards import DECK, Card, parse_card
 
 
+def _bits_of(source: random.Random) -> Callable[[int], int] | None:
+    """``source.getrandbits`` when ``source._randbelow`` is the standard one built on it (so
+    ``draw`` may do its work inline and draw the same numbers), else None."""
+    if getattr(type(source), "_randbelow", None) is random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        return source.getrandbits
+    return None
+
+
 class Shoe:
     """A shoe of ``decks`` decks with a cut card at ``penetration`` of the way through.
 
@@ -29,6 +37,7 @@ class Shoe:
         "_cards",
         "_cut",
         "_fresh",
+        "_getrandbits",
         "_pos",
         "_randrange",
         "_reshuffle",
@@ -52,6 +61,7 @@ class Shoe:
         # randrange(n) is _randbelow(n) after argument checks; calling it directly draws the same
         # numbers a fifth faster. Fall back to randrange for generators without it.
         self._randrange: Callable[[int], int] = getattr(source, "_randbelow", source.randrange)
+        self._getrandbits = _bits_of(source)
         self._pos = 0
         self._round_start = 0
         self._fresh = True
@@ -71,6 +81,7 @@ class Shoe:
             clone = random.Random()
             clone.setstate(source.getstate())
             twin._randrange = getattr(clone, "_randbelow", clone.randrange)
+            twin._getrandbits = _bits_of(clone)
         return twin
 
     def __copy__(self) -> Shoe:
@@ -141,9 +152,19 @@ class Shoe:
         """Deal the next card's id (the round's hot path; ``draw_card`` gives a ``Card``)."""
         cards = self._cards
         pos = self._pos
-        if pos == len(cards):
+        left = len(cards) - pos
+        if not left:
             pos = self._recycle_discards()
-        pick = pos + self._randrange(len(cards) - pos)
+            left = len(cards) - pos
+        bits = self._getrandbits
+        if bits is None:
+            pick = pos + self._randrange(left)
+        else:  # _randbelow_with_getrandbits(left), inlined: the same numbers, one call less
+            width = left.bit_length()
+            pick = bits(width)
+            while pick >= left:
+                pick = bits(width)
+            pick += pos
         card = cards[pick]
         cards[pick] = cards[pos]
         cards[pos] = card
