@@ -213,8 +213,6 @@ _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER)
 _FOLD = ActionKind.FOLD
 _CHECK = ActionKind.CHECK
 _CALL = ActionKind.CALL
-_BET = ActionKind.BET
-_RAISE = ActionKind.RAISE
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,21 +276,31 @@ about two thirds of the random hand loop's turns find theirs here (bench/holdem_
 cache forgets everything when it is full."""
 
 
-_ACTED: dict[tuple[int, ActionKind, int, int, bool], PlayerActed] = {}
+_ACTED: dict[tuple[int, int, int, int, bool], PlayerActed] = {}
 _ACTED_KEPT = 8_192
-"""``PlayerActed`` events already made, by their fields: events are frozen values, so every
-hand can share equal ones, and most actions (a check, a call of the big blind) repeat one seen
-before. The cache forgets everything when it is full."""
+"""``PlayerActed`` events already made, by (kind's index in ``_ACTED_KINDS``, player, added,
+bet to, all in): events are frozen values, so every hand can share equal ones, and most actions
+(a check, a call of the big blind) repeat one seen before. The kind is keyed by its index
+because hashing an enum member is a Python-level call. The cache forgets everything when it is
+full."""
+_ACTED_KINDS = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
+_FOLDED, _CHECKED, _CALLED, _BET_OPENED, _RAISED = range(len(_ACTED_KINDS))
 
 
-def _acted(player: int, kind: ActionKind, added: int, bet_to: int, all_in: bool) -> PlayerActed:
-    """The ``PlayerActed`` event with these fields, from ``_ACTED`` when it was made before."""
-    key = (player, kind, added, bet_to, all_in)
+def _acted(key: tuple[int, int, int, int, bool]) -> PlayerActed:
+    """The ``PlayerActed`` event of an ``_ACTED`` key, made once."""
     event = _ACTED.get(key)
     if event is None:
         if len(_ACTED) >= _ACTED_KEPT:
             _ACTED.clear()
-        event = _ACTED[key] = PlayerActed(player, kind, added, bet_to, all_in)
+        kind, player, added, bet_to, all_in = key
+        event = _ACTED[key] = PlayerActed(player, _ACTED_KINDS[kind], added, bet_to, all_in)
     return event
 
 
@@ -792,7 +800,9 @@ class Hand:
         self._live_count -= 1
         self._action_count += 1
         self._legal = None
-        self._events.append(_acted(player, _FOLD, 0, self._bets[player], self._stacks[player] == 0))
+        self._events.append(
+            _acted((_FOLDED, player, 0, self._bets[player], self._stacks[player] == 0))
+        )
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
@@ -803,9 +813,8 @@ class Hand:
         stack = self._stacks[player] = self._stacks[player] - amount
         self._action_count += 1
         self._legal = None
-        kind = _CALL if amount else _CHECK
-        key = (player, kind, amount, bet, stack == 0)
-        self._events.append(_ACTED.get(key) or _acted(*key))
+        key = (_CALLED if amount else _CHECKED, player, amount, bet, stack == 0)
+        self._events.append(_ACTED.get(key) or _acted(key))
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
@@ -834,8 +843,8 @@ class Hand:
             self._short_all_ins.clear()
         self._action_count += 1
         self._legal = None
-        kind = _BET if max_bet == 0 else _RAISE
-        self._events.append(_acted(player, kind, added, amount, stacks[player] == 0))
+        kind = _BET_OPENED if max_bet == 0 else _RAISED
+        self._events.append(_acted((kind, player, added, amount, stacks[player] == 0)))
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
