@@ -660,18 +660,33 @@ class Hand:
         return AfterHandChoices(player, revealable, can_hunt)
 
     def _betting_choices(self, player: int) -> LegalActions:
+        """The choices of ``player``, whose turn it is to bet. One function on purpose: this
+        runs at every action, and a call per test costs more than the test."""
         bets, stacks = self._bets, self._stacks
         stack = stacks[player]
         bet = bets[player]
         max_bet = self._max_bet
         owed = max_bet - bet
         to_call = owed if owed < stack else stack
+        raise_size = self._raise_size
+        short = self._short_all_ins
+        # An incomplete all-in raise does not reopen the betting to a player who has acted.
+        reopened = not (short and sum(short) < raise_size and player in self._acted)
+        can_raise = False
+        # A raise needs more than facing only an incomplete all-in raise after a full one,
+        # chips beyond a call, the betting open, and someone who can answer it.
+        if to_call >= raise_size and stack > to_call and reopened:
+            live = self._live
+            for i in _OTHERS[self._player_count][player]:
+                if live[i] and stacks[i] + bets[i] > max_bet:
+                    can_raise = True
+                    break
         min_to: int | None = None
         max_to: int | None = None
-        if self._can_raise(player, to_call, max_bet, stack):
+        if can_raise:
             max_to = stack + bet
             # Conditional expressions: min() and max() calls cost more at every action.
-            raise_size, min_bet = self._raise_size, self._min_bet
+            min_bet = self._min_bet
             step = raise_size if raise_size > min_bet else min_bet
             min_to = max_bet + step if max_bet + step < max_to else max_to
         key = (player, bet, max_bet, to_call, min_to, max_to)
@@ -693,21 +708,6 @@ class Hand:
                 False,  # can_muck
             )
         return legal
-
-    def _can_raise(self, player: int, to_call: int, max_bet: int, stack: int) -> bool:
-        raise_size = self._raise_size
-        if to_call < raise_size:
-            return False  # facing only an incomplete all-in raise after a full one
-        if stack <= to_call:
-            return False  # all-in just to call
-        short = self._short_all_ins
-        if short and sum(short) < raise_size and player in self._acted:
-            return False  # an incomplete all-in raise does not reopen the betting
-        stacks, bets, live = self._stacks, self._bets, self._live
-        for i in _OTHERS[self._player_count][player]:
-            if live[i] and stacks[i] + bets[i] > max_bet:
-                return True  # someone can answer a raise
-        return False
 
     def value_of(self, player: int) -> HandValue | None:
         """The player's hand value with the board so far, once five cards are out."""
@@ -956,7 +956,7 @@ class Hand:
     def _end_betting(self) -> None:
         self._actors.clear()
         live_count = self._live_count
-        if live_count > 1:
+        if live_count > 1 and not self._runout:
             live, stacks = self._live, self._stacks
             with_chips = [i for i in range(self._player_count) if live[i] and stacks[i]]
             if len(with_chips) <= 1:
