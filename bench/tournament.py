@@ -43,6 +43,8 @@ from engine.tournament.simulate import SIM_BUY_IN, play_tournament, simulate_tou
 from engine.tournament.tournament import Tournament
 
 DEFAULT_MIX = "smart,aggressive,passive,random"
+SNG_GOAL_SECONDS = 2.0
+MTT_GOAL_SECONDS = 60.0
 
 
 def _holdem_bench() -> ModuleType:
@@ -141,7 +143,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     mix = args.mix.split(",")
-    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     bench_sngs(1, 10_000)  # warm up: preflop tables, evaluator caches
     times = bench_sngs(args.sngs, args.seed)
@@ -179,6 +181,13 @@ def main() -> None:
     print(f"reference: the same bots, 9-max cash hands (engine.bots.simulate): {cash:,.0f} hands/s")
     print(f"ratio: MTT / plain loop {rate / plain:.3f}x; MTT / bots' cash hands {rate / cash:.2f}x")
     print(f"model overhead per hand / plain loop's time per hand: {model / hands * plain:.2f}x")
+    sng_verdict = "meets" if max(times) < SNG_GOAL_SECONDS else "BELOW"
+    mtt_verdict = "meets" if elapsed < MTT_GOAL_SECONDS else "BELOW"
+    print(
+        f"goals: every Sit & Go under {SNG_GOAL_SECONDS:.0f} s wall: {sng_verdict}; "
+        f"the {args.entries:,}-entry MTT under {MTT_GOAL_SECONDS:.0f} s wall: {mtt_verdict}"
+    )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -86,16 +86,22 @@ class HandValue:
     ``best_five(cards)``.
     """
 
-    __slots__ = ("category", "strength")
+    __slots__ = ("_description", "category", "strength")
 
     def __init__(self, strength: int, category: HandCategory) -> None:
         self.strength = strength
         self.category = category
+        self._description: str | None = None
+        """Worked out the first time it is asked for (every value exists once, and a
+        showdown asks each shown hand's)."""
 
     @property
     def description(self) -> str:
         """What people say at showdown: ``"Full house, Kings over Sevens"``."""
-        return _description_of(self.strength)
+        description = self._description
+        if description is None:
+            description = self._description = _description_of(self.strength)
+        return description
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
@@ -149,6 +155,18 @@ def evaluate_distinct(cards: Sequence[Card]) -> HandValue:
     return _VALUES[rank]
 
 
+def evaluate_holes(holes: Sequence[tuple[Card, Card]], board: Sequence[Card]) -> list[HandValue]:
+    """``evaluate_distinct`` of each pair of hole cards with the same 3 to 5 board cards: a
+    showdown values every player on one board, and with a full board the seven cards go
+    straight to phevaluator, the board unpacked once (no tuple built, no call per player)."""
+    if len(board) == 5:
+        b0, b1, b2, b3, b4 = board
+        values = _VALUES
+        evaluate_7 = _evaluate_7
+        return [values[evaluate_7(first, second, b0, b1, b2, b3, b4)] for first, second in holes]
+    return [evaluate_distinct((*hole, *board)) for hole in holes]
+
+
 def rank_of(cards: Sequence[Card]) -> int:
     """phevaluator's raw rank of 5-7 cards (1 = royal flush ... 7462; smaller is stronger)."""
     n = len(cards)
@@ -182,15 +200,9 @@ def best_five(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def _description_of(strength: int) -> str:
-    description = _DESCRIPTIONS.get(strength)
-    if description is None:
-        hand = _representatives()[strength]
-        description = describe(_arrange(hand), _VALUES[WORST_RANK + 1 - strength].category)
-        _DESCRIPTIONS[strength] = description
-    return description
-
-
-_DESCRIPTIONS: dict[int, str] = {}
+    """The description of a strength (``HandValue.description`` keeps it once made)."""
+    hand = _representatives()[strength]
+    return describe(_arrange(hand), _VALUES[WORST_RANK + 1 - strength].category)
 
 
 @cache

@@ -33,13 +33,13 @@ from __future__ import annotations
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from engine.cards import CARD_TEXT, DECK, Card, Rank, format_cards
 from engine.errors import ActionNotAllowedError, NotYourTurnError
-from engine.evaluate import HandValue, evaluate, evaluate_distinct
+from engine.evaluate import HandValue, evaluate, evaluate_holes
 from engine.holdem.actions import (
     Action,
     ActionKind,
@@ -94,6 +94,8 @@ _ROTATIONS = tuple(
     for n in range(MAX_PLAYERS + 1)
 )
 """``_ROTATIONS[n][start]``: the players of an ``n``-handed hand in turn order from ``start``."""
+_OTHERS = tuple(tuple(rotation[1:] for rotation in rotations) for rotations in _ROTATIONS)
+"""``_OTHERS[n][player]``: everyone else, in turn order from the player's left."""
 
 
 def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] = ()) -> list[Card]:
@@ -121,6 +123,25 @@ def stacked_deck(holes: Sequence[Sequence[Card | None]], board: Sequence[Card] =
 def _board_line(cards: Sequence[Card]) -> str:
     """The PHH line that deals these board cards."""
     return "d db " + "".join([CARD_TEXT[card] for card in cards])
+
+
+def _phh_line(event: Event) -> str | None:
+    """The PHH action line of an event, if it has one."""
+    match event:
+        case PlayerActed(player=player, kind=kind, bet_to=bet_to):
+            if kind is _FOLD:
+                return _FOLD_LINES[player]
+            if kind is _CHECK or kind is _CALL:
+                return _CALL_LINES[player]
+            return f"p{player + 1} cbr {bet_to}"
+        case BoardDealt(cards=cards):
+            return _board_line(cards)
+        case CardsShown(player=player, cards=(first, second)):
+            return f"p{player + 1} sm {CARD_TEXT[first]}{CARD_TEXT[second]}"
+        case CardsMucked(player=player):
+            return f"p{player + 1} sm"
+        case _:
+            return None
 
 
 def _check_options(options: HandOptions, n: int) -> None:
@@ -192,8 +213,6 @@ _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER)
 _FOLD = ActionKind.FOLD
 _CHECK = ActionKind.CHECK
 _CALL = ActionKind.CALL
-_BET = ActionKind.BET
-_RAISE = ActionKind.RAISE
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,16 +267,60 @@ def _forced_bets(stakes: Stakes) -> _ForcedBets:
     return table
 
 
-def _randbelow_of(rng: random.Random | None) -> Callable[[int], int] | None:
-    """``rng.randrange`` for one bound, or None for a given deck. The stock ``randrange(k)`` is
-    ``_randbelow(k)`` after argument checks; calling that directly draws the same numbers a good
-    deal faster. A generator with its own ``randrange`` (tests stack decks that way) keeps it."""
+_CHOICES: dict[tuple[int, int, int, int, int | None, int | None], LegalActions] = {}
+_CHOICES_KEPT = 8_192
+"""Betting choices already made, by (player, bet, max bet, to call, min raise-to, max
+raise-to), which determine every field. ``LegalActions`` is frozen, so equal choices can be one
+value shared by every hand: building one (eleven fields) cost several times finding it, and
+about two thirds of the random hand loop's turns find theirs here (bench/holdem_engine.py). The
+cache forgets everything when it is full."""
+
+
+_ACTED: dict[tuple[int, int, int, int, bool], PlayerActed] = {}
+_ACTED_KEPT = 8_192
+"""``PlayerActed`` events already made, by (kind's index in ``_ACTED_KINDS``, player, added,
+bet to, all in): events are frozen values, so every hand can share equal ones, and most actions
+(a check, a call of the big blind) repeat one seen before. The kind is keyed by its index
+because hashing an enum member is a Python-level call. The cache forgets everything when it is
+full."""
+_ACTED_KINDS = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
+_FOLDED, _CHECKED, _CALLED, _BET_OPENED, _RAISED = range(len(_ACTED_KINDS))
+
+
+def _acted(key: tuple[int, int, int, int, bool]) -> PlayerActed:
+    """The ``PlayerActed`` event of an ``_ACTED`` key, made once."""
+    event = _ACTED.get(key)
+    if event is None:
+        if len(_ACTED) >= _ACTED_KEPT:
+            _ACTED.clear()
+        kind, player, added, bet_to, all_in = key
+        event = _ACTED[key] = PlayerActed(player, _ACTED_KINDS[kind], added, bet_to, all_in)
+    return event
+
+
+_BIT_LENGTHS = tuple(size.bit_length() for size in range(len(DECK) + 1))
+"""``_BIT_LENGTHS[n]``: the bits the stock generator draws to pick one of ``n`` cards."""
+
+
+def _draws_stock_bits(rng: random.Random | None) -> bool:
+    """Whether ``rng.randrange(n)`` is the stock one over ``getrandbits``: a draw of
+    ``n.bit_length()`` bits, again while it is ``n`` or more. ``_take`` then makes those very
+    draws itself, with no call per card (a sixth of dealing's time went to the calls); the
+    same generator deals the same cards. A generator with its own ``randrange`` (tests stack
+    decks that way) or without ``getrandbits`` keeps ``randrange``."""
     if rng is None:
-        return None
-    if type(rng).randrange is random.Random.randrange and hasattr(rng, "_randbelow"):
-        randbelow: Callable[[int], int] = rng._randbelow
-        return randbelow
-    return rng.randrange
+        return False
+    kind = type(rng)
+    stock = random.Random
+    return kind.randrange is stock.randrange and getattr(kind, "_randbelow", None) is getattr(
+        stock, "_randbelow_with_getrandbits", stock
+    )
 
 
 def _card_source(
@@ -300,7 +363,9 @@ class Hand:
             if options.boards > 1:
                 self._extra_boards = tuple([] for _ in range(options.boards - 1))
         cards, self._rng = _card_source(deck, rng, n, options.boards)
+        self._stock_bits = _draws_stock_bits(self._rng)
         self._stakes = stakes
+        self._min_bet = stakes.min_bet
         self._player_count = n
         self._showdown_mode = showdown
         self._starting_stacks: tuple[int, ...] = tuple(stacks)
@@ -318,8 +383,6 @@ class Hand:
         self._phase = _BETTING
         self._action_count = 0
         self._events: list[Event] = []
-        self._phh_actions: list[str] = []
-        """Every PHH line after the deal lines (``phh_actions`` writes those)."""
         self._deck = cards
         self._dealt = 0
         self._actors: deque[int] = deque()
@@ -331,7 +394,8 @@ class Hand:
         self._runout = False
         self._values: dict[int, list[HandValue]] = {}
         forced = _forced_bets(stakes)
-        self._legal: tuple[int, LegalActions] | None = None
+        self._legal: LegalActions | None = None
+        """``turn``'s memo while betting; every action that moves ``_action_count`` drops it."""
         self._start(forced)
 
     # The state of the home-game options. A plain hand never touches it, so it starts as these
@@ -349,6 +413,8 @@ class Hand:
     _bounty_net: tuple[int, ...] = ()
     _bounty_winners: frozenset[int] = frozenset()
     _after_hand_lines: tuple[str, ...] = ()
+    _bomb_pot_lines: tuple[str, ...] = ()
+    """The preflop check-around a bomb pot's history records (PokerKit knows no bomb pot)."""
     _showdown_pots: tuple[Pot, ...] = ()
     """The pots during a manual showdown, asked at every show or muck; a muck changes them."""
 
@@ -471,13 +537,20 @@ class Hand:
     @property
     def phh_actions(self) -> tuple[str, ...]:
         """The hand so far as PHH action lines."""
-        # The deal lines come first and are written from the hole cards when asked for: most
-        # hands are never written out, and formatting them was a measurable share of a deal.
-        deal = [
+        # Written from the hole cards and the events when asked for: most hands are never
+        # written out, and keeping the lines as the hand went was a measurable share of its
+        # time (bench/holdem_engine.py). Every line but the deal's and a bomb pot's
+        # check-around stands for one event, in the events' order.
+        lines = [
             f"d dh p{i + 1} {CARD_TEXT[first]}{CARD_TEXT[second]}"
             for i, (first, second) in enumerate(self._hole_cards)
         ]
-        return (*deal, *self._phh_actions)
+        lines.extend(self._bomb_pot_lines)
+        for event in self._events:
+            line = _phh_line(event)
+            if line is not None:
+                lines.append(line)
+        return tuple(lines)
 
     @property
     def is_complete(self) -> bool:
@@ -493,15 +566,14 @@ class Hand:
         In a manual showdown this is the first player due to show or muck (as in PHH files, any
         player still due may act; ``act`` checks each against its own choices).
         """
-        # The memo is only ever made while betting, and every betting action moves the count.
-        cached = self._legal
-        if cached is not None and cached[0] == self._action_count:
-            return cached[1]
+        # The memo is only ever made while betting, and every action drops it.
+        legal = self._legal
+        if legal is not None:
+            return legal
         if self._phase is _BETTING:
             if not self._actors:
                 return None
-            legal = self._betting_choices(self._actors[0])
-            self._legal = (self._action_count, legal)
+            legal = self._legal = self._betting_choices(self._actors[0])
             return legal
         if self._phase is _SHOWDOWN:
             return self._showdown_choices(self._showdown_queue[0])
@@ -588,45 +660,54 @@ class Hand:
         return AfterHandChoices(player, revealable, can_hunt)
 
     def _betting_choices(self, player: int) -> LegalActions:
+        """The choices of ``player``, whose turn it is to bet. One function on purpose: this
+        runs at every action, and a call per test costs more than the test."""
         bets, stacks = self._bets, self._stacks
         stack = stacks[player]
         bet = bets[player]
         max_bet = self._max_bet
         owed = max_bet - bet
         to_call = owed if owed < stack else stack
+        raise_size = self._raise_size
+        short = self._short_all_ins
+        # An incomplete all-in raise does not reopen the betting to a player who has acted.
+        reopened = not (short and sum(short) < raise_size and player in self._acted)
+        can_raise = False
+        # A raise needs more than facing only an incomplete all-in raise after a full one,
+        # chips beyond a call, the betting open, and someone who can answer it.
+        if to_call >= raise_size and stack > to_call and reopened:
+            live = self._live
+            for i in _OTHERS[self._player_count][player]:
+                if live[i] and stacks[i] + bets[i] > max_bet:
+                    can_raise = True
+                    break
         min_to: int | None = None
         max_to: int | None = None
-        if self._can_raise(player, to_call, max_bet):
+        if can_raise:
             max_to = stack + bet
-            min_to = min(max_to, max(self._raise_size, self._stakes.min_bet) + max_bet)
-        # Positional: this runs once per action, and keyword arguments are measurably slower.
-        return LegalActions(
-            player,
-            bet < max_bet,  # can_fold
-            to_call == 0,  # can_check
-            to_call if to_call > 0 else None,  # call_amount
-            min_to,
-            max_to,
-            bet,  # bet_so_far
-            max_bet == 0,  # is_bet
-            False,  # at_showdown
-            False,  # can_muck
-        )
-
-    def _can_raise(self, player: int, to_call: int, max_bet: int) -> bool:
-        raise_size = self._raise_size
-        if to_call < raise_size:
-            return False  # facing only an incomplete all-in raise after a full one
-        short = self._short_all_ins
-        if short and sum(short) < raise_size and player in self._acted:
-            return False  # an incomplete all-in raise does not reopen the betting
-        stacks, bets, live = self._stacks, self._bets, self._live
-        if stacks[player] <= max_bet - bets[player]:
-            return False  # all-in just to call
-        for i in _ROTATIONS[self._player_count][player][1:]:
-            if live[i] and stacks[i] + bets[i] > max_bet:
-                return True  # someone can answer a raise
-        return False
+            # Conditional expressions: min() and max() calls cost more at every action.
+            min_bet = self._min_bet
+            step = raise_size if raise_size > min_bet else min_bet
+            min_to = max_bet + step if max_bet + step < max_to else max_to
+        key = (player, bet, max_bet, to_call, min_to, max_to)
+        legal = _CHOICES.get(key)
+        if legal is None:
+            if len(_CHOICES) >= _CHOICES_KEPT:
+                _CHOICES.clear()
+            # Positional: keyword arguments are measurably slower.
+            legal = _CHOICES[key] = LegalActions(
+                player,
+                bet < max_bet,  # can_fold
+                to_call == 0,  # can_check
+                to_call if to_call > 0 else None,  # call_amount
+                min_to,
+                max_to,
+                bet,  # bet_so_far
+                max_bet == 0,  # is_bet
+                False,  # at_showdown
+                False,  # can_muck
+            )
+        return legal
 
     def value_of(self, player: int) -> HandValue | None:
         """The player's hand value with the board so far, once five cards are out."""
@@ -673,24 +754,25 @@ class Hand:
         actors = self._actors
         if self._phase is _BETTING and actors and player == actors[0]:
             # The usual case: the choices the caller has just read from ``turn``'s memo.
-            cached = self._legal
-            if cached is not None and cached[0] == self._action_count:
-                turn: LegalActions | None = cached[1]
-            else:
-                turn = self.turn
+            turn = self._legal or self.turn
         elif self._phase is _COMPLETE and isinstance(action, Reveal | RabbitHunt):
             self._act_after_hand(player, action)
             return self._events[first_new:]
         else:
             turn = self._choices_of(player)
         assert turn is not None
+        kind = type(action)
+        # A call with something to call and a check with nothing to call are always legal (the
+        # first test ``refusal`` makes); skipping the call to it for them is a measurable part
+        # of an action's time. Everything else goes through ``refusal``.
+        call_amount = turn.call_amount
+        if (kind is Call and call_amount is not None) or (kind is Check and turn.can_check):
+            self._check_or_call(player, call_amount or 0)
+            return self._events[first_new:]
         refusal = turn.refusal(action)
         if refusal is not None:
             raise refusal
-        kind = type(action)
-        if kind is Call or kind is Check:
-            self._check_or_call(player, turn.call_amount or 0)
-        elif kind is Fold:
+        if kind is Fold:
             self._fold(player)
         elif isinstance(action, RaiseTo):
             self._raise_to(player, action.amount)
@@ -717,10 +799,10 @@ class Hand:
         self._live[player] = False
         self._live_count -= 1
         self._action_count += 1
+        self._legal = None
         self._events.append(
-            PlayerActed(player, _FOLD, 0, self._bets[player], self._stacks[player] == 0)
+            _acted((_FOLDED, player, 0, self._bets[player], self._stacks[player] == 0))
         )
-        self._phh_actions.append(_FOLD_LINES[player])
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
@@ -730,9 +812,9 @@ class Hand:
         bet = self._bets[player] = self._bets[player] + amount
         stack = self._stacks[player] = self._stacks[player] - amount
         self._action_count += 1
-        kind = _CALL if amount else _CHECK
-        self._events.append(PlayerActed(player, kind, amount, bet, stack == 0))
-        self._phh_actions.append(_CALL_LINES[player])
+        self._legal = None
+        key = (_CALLED if amount else _CHECKED, player, amount, bet, stack == 0)
+        self._events.append(_ACTED.get(key) or _acted(key))
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
@@ -745,7 +827,7 @@ class Hand:
         stacks[player] -= added
         # Everyone else with chips behind acts again, in turn from the raiser's left.
         self._actors = deque(
-            [i for i in _ROTATIONS[self._player_count][player][1:] if live[i] and stacks[i] > 0]
+            [i for i in _OTHERS[self._player_count][player] if live[i] and stacks[i] > 0]
         )
         self._opener = player
         if increment >= self._raise_size:
@@ -760,9 +842,9 @@ class Hand:
         if sum(self._short_all_ins) >= self._raise_size:
             self._short_all_ins.clear()
         self._action_count += 1
-        kind = _BET if max_bet == 0 else _RAISE
-        self._events.append(PlayerActed(player, kind, added, amount, stacks[player] == 0))
-        self._phh_actions.append(f"p{player + 1} cbr {amount}")
+        self._legal = None
+        kind = _BET_OPENED if max_bet == 0 else _RAISED
+        self._events.append(_acted((kind, player, added, amount, stacks[player] == 0)))
         if not self._actors or self._live_count <= 1:
             self._end_betting()
 
@@ -816,12 +898,24 @@ class Hand:
         deck = self._deck
         start = self._dealt
         end = self._dealt = start + count
-        randbelow = _randbelow_of(self._rng)
-        if randbelow is not None:
+        rng = self._rng
+        if rng is not None:
             size = len(deck)
-            for i in range(start, end):
-                j = i + randbelow(size - i)
-                deck[i], deck[j] = deck[j], deck[i]
+            if self._stock_bits:
+                getrandbits = rng.getrandbits
+                for i in range(start, end):
+                    left = size - i
+                    bits = _BIT_LENGTHS[left]
+                    j = getrandbits(bits)
+                    while j >= left:
+                        j = getrandbits(bits)
+                    j += i
+                    deck[i], deck[j] = deck[j], deck[i]
+            else:
+                randrange = rng.randrange
+                for i in range(start, end):
+                    j = i + randrange(size - i)
+                    deck[i], deck[j] = deck[j], deck[i]
         return tuple(deck[start:end])
 
     def _draw(self) -> Card:
@@ -856,13 +950,13 @@ class Hand:
         elif self._street is _PREFLOP and self._options.bomb_pot:
             # A bomb pot has no preflop betting. PokerKit knows no bomb pot, so the history
             # records the check-around PokerKit would need to reach the flop.
-            self._phh_actions.extend(_CALL_LINES[i] for i in actors)
+            self._bomb_pot_lines = tuple([_CALL_LINES[i] for i in actors])
             self._end_betting()
 
     def _end_betting(self) -> None:
         self._actors.clear()
         live_count = self._live_count
-        if live_count > 1:
+        if live_count > 1 and not self._runout:
             live, stacks = self._live, self._stacks
             with_chips = [i for i in range(self._player_count) if live[i] and stacks[i]]
             if len(with_chips) <= 1:
@@ -884,13 +978,16 @@ class Hand:
             return
         self._max_bet = 0
         cutoff = sorted(bets)[-2]
-        stacks, contributed = self._stacks, self._contributed
         for i, bet in enumerate(bets):
-            if bet > cutoff:
-                stacks[i] += bet - cutoff
+            if bet > cutoff:  # only the one biggest bet can be more than anyone could call
+                self._stacks[i] += bet - cutoff
                 self._events.append(BetReturned(i, bet - cutoff))
-            contributed[i] += min(bet, cutoff)
-            bets[i] = 0
+                break
+        self._contributed = [
+            chips + (bet if bet < cutoff else cutoff)
+            for chips, bet in zip(self._contributed, bets, strict=True)
+        ]
+        self._bets = [0] * self._player_count
 
     def _deal_next_street(self) -> None:
         self._street = street = _NEXT_STREET[self._street]
@@ -898,7 +995,6 @@ class Hand:
         cards = self._take(1 + count)[1:]  # a burn, then the street
         self._board.extend(cards)
         self._events.append(BoardDealt(street, cards))
-        self._phh_actions.append(_board_line(cards))
         if self._extra_boards:
             self._deal_extra_boards(street, count)
 
@@ -908,7 +1004,6 @@ class Hand:
             cards = self._take(count)
             board.extend(cards)
             self._events.append(BoardDealt(street, cards, index))
-            self._phh_actions.append(_board_line(cards))
 
     # ------------------------------------------------------------------ running it N times
 
@@ -930,6 +1025,7 @@ class Hand:
         self._run_queue = tuple(i for i in self._run_queue if i != player)
         self._run_choices += (count,)
         self._action_count += 1
+        self._legal = None
         self._events.append(RunCountChosen(player, count))
         if self._run_queue:
             return
@@ -950,7 +1046,6 @@ class Hand:
                 cards = self._take(1 + BOARD_CARDS_BY_STREET[street])[1:]  # a burn, the street
                 board.extend(cards)
                 self._events.append(BoardDealt(street, cards, run))
-                self._phh_actions.append(_board_line(cards))
         self._street = _RIVER
 
     # ------------------------------------------------------------------- showdown
@@ -966,31 +1061,65 @@ class Hand:
             return
         # When anyone is all-in every hand is tabled; otherwise a hand that can no longer win
         # anything is mucked unseen.
-        show_all = self._runout or 0 in self._stacks
-        pots = [] if show_all else self.pots()
-        while queue:
-            player = queue.popleft()
-            if show_all or self._could_win(player, pots):
+        if self._runout or 0 in self._stacks:
+            for player in queue:
                 self._show(player)
-            else:
-                self._muck(player)
+            queue.clear()
+        else:
+            pots = self.pots()
+            boards = self._all_values()
+            best = self._best_shown(pots, boards)
+            mucked = []
+            while queue:
+                player = queue.popleft()
+                if self._could_win(player, pots, boards, best):
+                    self._show(player)
+                    self._raise_best_shown(player, pots, boards, best)
+                else:
+                    self._muck(player)
+                    mucked.append(player)
+            # The board is complete and nobody put in more, so the pots the award needs are
+            # these without the mucked hands: no need to build them again.
+            self._award(without(pots, mucked) if mucked else pots)
+            return
         self._end_showdown()
 
-    def _could_win(self, player: int, pots: list[Pot]) -> bool:
-        """Whether the player ties or beats every shown hand in some pot they can win, on some
-        board (PokerKit's test before it kills a hand)."""
+    def _all_values(self) -> list[list[HandValue]]:
+        """Every player's hand value on each board (``_values_on``), board 0 first."""
+        return [self._values_on(board) for board in range(1 + len(self._extra_boards))]
+
+    def _best_shown(self, pots: list[Pot], boards: list[list[HandValue]]) -> list[list[int]]:
+        """For each board, each pot's strongest shown hand among its eligible players (0 when
+        none is shown yet). Worked out once per showdown and raised as hands are shown, so
+        whether a hand could still win costs one comparison per pot, not a walk of the pot's
+        players for every player."""
         shown = self._shown
-        for board in range(1 + len(self._extra_boards)):
-            values = self._values_on(board)
+        return [
+            [max([values[i].strength for i in pot.eligible if shown[i]], default=0) for pot in pots]
+            for values in boards
+        ]
+
+    def _raise_best_shown(
+        self, player: int, pots: list[Pot], boards: list[list[HandValue]], best: list[list[int]]
+    ) -> None:
+        """``best`` once ``player`` has shown."""
+        for values, tops in zip(boards, best, strict=True):
             strength = values[player].strength
-            for pot in pots:
-                eligible = pot.eligible
-                if player not in eligible:
-                    continue
-                for other in eligible:
-                    if shown[other] and values[other].strength > strength:
-                        break
-                else:
+            for index, pot in enumerate(pots):
+                if strength > tops[index] and player in pot.eligible:
+                    tops[index] = strength
+
+    @staticmethod
+    def _could_win(
+        player: int, pots: list[Pot], boards: list[list[HandValue]], best: list[list[int]]
+    ) -> bool:
+        """Whether the player ties or beats every shown hand in some pot they can win, on some
+        board (PokerKit's test before it kills a hand): ``boards`` are ``_all_values()``, and
+        ``best`` is ``_best_shown`` of them."""
+        for values, tops in zip(boards, best, strict=True):
+            strength = values[player].strength
+            for pot, top in zip(pots, tops, strict=True):
+                if strength >= top and player in pot.eligible:
                     return True
         return False
 
@@ -1002,7 +1131,7 @@ class Hand:
         if values is None:
             cards = self._board if board == 0 else self._extra_boards[board - 1]
             # The deck was checked for duplicates, so the evaluator need not check again.
-            values = [evaluate_distinct((*hole, *cards)) for hole in self._hole_cards]
+            values = evaluate_holes(self._hole_cards, cards)
             self._values[board] = values
         return values
 
@@ -1017,7 +1146,6 @@ class Hand:
         cards = self._hole_cards[player]
         description = self._values_on(0)[player].description if len(self._board) >= 3 else ""
         self._events.append(CardsShown(player, cards, description))
-        self._phh_actions.append(f"p{player + 1} sm {CARD_TEXT[cards[0]]}{CARD_TEXT[cards[1]]}")
 
     def _muck(self, player: int) -> None:
         self._live[player] = False
@@ -1025,7 +1153,6 @@ class Hand:
         if self._phase is _SHOWDOWN:
             self._showdown_pots = tuple(self.pots())
         self._events.append(CardsMucked(player))
-        self._phh_actions.append(f"p{player + 1} sm")
 
     def _end_showdown(self) -> None:
         if self._run_count > 1 or self._street is not _RIVER:
@@ -1037,15 +1164,19 @@ class Hand:
             self._values.clear()
         self._award()
 
-    def _award(self) -> None:
+    def _award(self, pots: list[Pot] | None = None) -> None:
+        """Award every pot; ``pots`` are ``self.pots()`` when the caller has them."""
         live_count = self._live_count
-        pots = self.pots()
+        if pots is None:
+            pots = self.pots()
         if live_count > 1:
             # Kill every hand that cannot win any pot before the pots are built, as PokerKit
             # does: it changes which side pots merge, and so where odd chips go.
             live = self._live
             players = range(self._player_count)
-            dead = [i for i in players if live[i] and not self._could_win(i, pots)]
+            values = self._all_values()
+            best = self._best_shown(pots, values)
+            dead = [i for i in players if live[i] and not self._could_win(i, pots, values, best)]
             if dead:
                 for player in dead:
                     live[player] = False
