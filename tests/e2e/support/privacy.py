@@ -4,6 +4,7 @@ that member may see."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -74,7 +75,7 @@ def _by_hand(sections: list[str]) -> list[str]:
     for section in sections:
         starts = [found.start() for found in HAND_NUMBER.finditer(section)][1:]
         bounds = [0, *starts, len(section)]
-        parts += [section[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+        parts += [section[a:b] for a, b in itertools.pairwise(bounds) if a < b]
     return parts
 
 
