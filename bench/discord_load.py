@@ -443,7 +443,10 @@ async def bot_main(
     turns: dict[tuple[int, int, int], float] = {}
     pacer = Pacer(edit_policy=IMMEDIATE_EDITS if edits == "immediate" else None)
 
+    events: collections.Counter[str] = collections.Counter()
+
     def tap(channel: int, event: object) -> None:
+        events[type(event).__name__] += 1
         if isinstance(event, HandFinished):
             hands.append(time.monotonic())
         elif isinstance(event, TurnStarted):
@@ -473,6 +476,7 @@ async def bot_main(
         measuring = await loop.run_in_executor(None, conn.recv)
         began = time.monotonic()
         granted_before = collections.Counter(pacer.granted)
+        events_before = collections.Counter(events)
         requests_before = sum(p.requests for p in cogs[0].presenters.values())
         await loop.run_in_executor(None, conn.recv)  # stop
         ended = time.monotonic()
@@ -483,6 +487,8 @@ async def bot_main(
         waited = cogs[0].pacer.waited
         granted = collections.Counter(pacer.granted)
         granted.subtract(granted_before)
+        measured_events = collections.Counter(events)
+        measured_events.subtract(events_before)
     finally:
         if cogs:
             await cogs[0].halt()
@@ -502,6 +508,7 @@ async def bot_main(
         "pacer_wait_seconds": waited,
         "granted": dict(granted),
         "turns": {key: when for key, when in turns.items() if began <= when <= ended},
+        "events": dict(measured_events),
     }
 
 
@@ -583,6 +590,9 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  turn shown after         {percentile(delays, 0.5):7.2f} / "
           f"{percentile(delays, 0.9):.2f} / {max(delays, default=float('nan')):.2f} s "
           f"p50 / p90 / max over {len(delays):,} member turns (goal p90 <= 1.5)")  # fmt: skip
+    counted = bot["events"]
+    wanted = ("HandDealt", "HandFinished", "HandCancelled", "HoleCards", "TurnStarted")
+    print("  table events             " + ", ".join(f"{counted.get(k, 0):,} {k}" for k in wanted))
     print(f"  429s received            {fake['rate_limited']:>10,}   (goal 0; whole run)")
     for route in fake["limited_routes"][:5]:
         print(f"    429 on {route}")

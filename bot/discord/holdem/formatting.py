@@ -84,17 +84,23 @@ def table_payload(
     *,
     live: bool = True,
     results: Sequence[HandResult] = (),
+    notices: Sequence[str] = (),
 ) -> TablePayload[HoldemTableView]:
     """The table message for ``snapshot``: the table, this hand's ``log`` (markdown lines:
-    moves, streets, hands tabled) and the ``results`` of the hands before (oldest first);
-    ``live=False`` (an old table message) drops the buttons and the turn line."""
+    moves, streets, hands tabled), the table's latest ``notices`` (markdown lines) and the
+    ``results`` of the hands before (oldest first); ``live=False`` (an old table message) drops
+    the buttons and the turn line."""
     view = table_view(snapshot)
     text = holdem_table_text(view)
     if snapshot.run_boards:
         text += "\n" + "\n".join(run_boards_lines(snapshot))
     story = results_text(results)
+    sections = []
     if log:
-        extra = "\n\n**This hand**\n" + "\n".join(log[-LOG_LINES:])
+        sections.append("\n\n**This hand**\n" + "\n".join(log[-LOG_LINES:]))
+    if notices:
+        sections.append("\n\n**At the table**\n" + "\n".join(notices))
+    for extra in sections:
         if len(text) + len(extra) + len(story) + 2 <= EMBED_DESCRIPTION_LIMIT:
             text += extra
     if story and len(text) + len(story) + 2 <= EMBED_DESCRIPTION_LIMIT:
