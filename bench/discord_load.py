@@ -40,6 +40,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import gc
 import multiprocessing
 import random
 import re
@@ -465,6 +466,8 @@ async def bot_main(
     pacer = Pacer(edit_policy=IMMEDIATE_EDITS if edits == "immediate" else None)
 
     events: collections.Counter[str] = collections.Counter()
+    pauses = GcPauses()
+    gc.callbacks.append(pauses.callback)
 
     def tap(channel: int, event: object) -> None:
         events[type(event).__name__] += 1
@@ -530,7 +533,36 @@ async def bot_main(
         "granted": dict(granted),
         "turns": {key: when for key, when in turns.items() if began <= when <= ended},
         "events": dict(measured_events),
+        "gc": pauses.summary(),
     }
+
+
+class GcPauses:
+    """How long the bot's event loop stood still for the cyclic garbage collector, by
+    generation (a full collection walks every object of a thousand tables)."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.longest: collections.defaultdict[int, float] = collections.defaultdict(float)
+        self.total: collections.defaultdict[int, float] = collections.defaultdict(float)
+        self.count: collections.Counter[int] = collections.Counter()
+
+    def callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        took = time.perf_counter() - self.started
+        generation = int(info["generation"])
+        self.count[generation] += 1
+        self.total[generation] += took
+        self.longest[generation] = max(self.longest[generation], took)
+
+    def summary(self) -> str:
+        return "; ".join(
+            f"gen {g}: {self.count[g]:,}, {self.total[g]:.1f} s in all, longest "
+            f"{self.longest[g] * 1000:.0f} ms"
+            for g in sorted(self.count)
+        )
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -629,6 +661,7 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")
+    print(f"  bot's garbage collections {bot['gc']}")
     ok = (
         p99 <= 50
         and slowest < 3000
