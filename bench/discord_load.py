@@ -438,12 +438,13 @@ def run_fake(conn: Connection, options: dict[str, Any]) -> None:
 
 
 async def bot_main(
-    conn: Connection, endpoints: dict[str, Any], folder: Path, edits: str
+    conn: Connection, endpoints: dict[str, Any], folder: Path, edits: str, collector: str
 ) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
     from bot.discord.cogs.blackjack import Blackjack
     from bot.discord.cogs.holdem import Holdem
+    from bot.discord.collector import short_pauses
     from bot.discord.database import open_for_bot
     from bot.discord.pacing import Pacer
     from bot.discord.table_edits import IMMEDIATE_EDITS
@@ -461,6 +462,9 @@ async def bot_main(
     )
     storage, recovery = await open_for_bot(config)
     restore = apply_endpoints(config.discord)
+    pauses_kept_short = contextlib.ExitStack()
+    if collector == "frozen":
+        pauses_kept_short.enter_context(short_pauses())  # as `felt run` does (runner.run_bot)
     hands: list[float] = []
     turns: dict[tuple[int, int, int], float] = {}
     pacer = Pacer(edit_policy=IMMEDIATE_EDITS if edits == "immediate" else None)
@@ -521,6 +525,7 @@ async def bot_main(
             await runner
         await storage.close()
         restore()
+        pauses_kept_short.close()
         conn.send({"stopped": True})
     return {
         "hands_per_minute": finished / ((ended - began) / 60),
@@ -577,6 +582,12 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--blackjack", type=int, default=0, help="Blackjack tables besides")
     parser.add_argument("--edits", choices=("held", "immediate"), default="held")
+    parser.add_argument(
+        "--collector",
+        choices=("frozen", "plain"),
+        default="frozen",
+        help="the garbage collector as `felt run` keeps it (frozen), or Python's default",
+    )
     parser.add_argument("--seconds", type=float, default=60.0, help="measured time")
     parser.add_argument("--warmup", type=float, default=90.0, help="longest warm-up")
     parser.add_argument(
@@ -598,7 +609,7 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
     child.start()
     endpoints = ours.recv()
     with tempfile.TemporaryDirectory(prefix="felt-load-") as folder:
-        bot = asyncio.run(bot_main(ours, endpoints, Path(folder), args.edits))
+        bot = asyncio.run(bot_main(ours, endpoints, Path(folder), args.edits, args.collector))
     fake = ours.recv()
     child.join(30)
     return bot, fake
@@ -661,7 +672,7 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")
-    print(f"  bot's garbage collections {bot['gc']}")
+    print(f"  bot's garbage collections {bot['gc']} ({args.collector})")
     ok = (
         p99 <= 50
         and slowest < 3000

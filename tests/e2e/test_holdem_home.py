@@ -199,6 +199,7 @@ async def test_the_rail_check_catches_a_watcher_sent_the_hand_in_progress(
 
 async def my_cards_panel(fake: FakeDiscord, h: HoldemWorld, member: FakeMember) -> FakeMessage:
     """Press "My cards" on the table message: the private reply with the panel."""
+
     def shown() -> bool:
         message = h.table_message()
         return message is not None and "My cards" in message.button_labels
