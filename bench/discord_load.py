@@ -666,6 +666,8 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  invalid requests         {fake['invalid']:>10,}   (401/403/429)")
     print(f"  bot requests per second  {bot['bot_requests_per_second']:>10.1f}   "
           f"(fake saw {fake['requests'] / args.seconds:.1f}/s in all)")  # fmt: skip
+    per_hand = bot["bot_requests_per_second"] * 60 / hands if hands else float("nan")
+    print(f"  bot requests per hand    {per_hand:>10.1f}   (the load-independent cost of a hand)")
     print(f"  requests by route        {shares(_short_routes(fake['routes']))}")
     print(f"  requests by kind         {shares(fake['kinds'])}")
     print(f"  pacer grants by kind     {shares(bot['granted'])}")
