@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.cli.signals import StopSignals
 from bot.config import FeltConfig
 from bot.discord.client import FeltBot, apply_endpoints, create_bot
+from bot.discord.collector import short_pauses
 from bot.discord.errors import StartupError
 
 _log = logging.getLogger("felt.discord.runner")
@@ -82,6 +83,7 @@ async def run_bot(
     bot = factory(config, http_trace=watch.trace, **options)
     try:
         with contextlib.ExitStack() as stack:
+            stack.enter_context(short_pauses())  # no garbage collection stalls it for seconds
             if signals is None:  # not started by `felt run`: handle the signals here
                 signals = stack.enter_context(StopSignals())
             stack.enter_context(signals.attached(bot))

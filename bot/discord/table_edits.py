@@ -4,8 +4,9 @@ A channel may edit its messages about 5 times per 5 s. Spent on every move, that
 and a member's turn waits for the window to reopen (seconds). So edits are of two kinds:
 
 - a turn offer (the message gains buttons it did not have: a member's Fold/Call/Raise, a
-  Blackjack seat's Hit/Stand) or the last state of a message that is done: sent as soon as the
-  channel's budget allows, and served first by the bot's ``Pacer``;
+  Blackjack seat's Hit/Stand), news (a hand's result, told on the table message) or the last
+  state of a message that is done: sent as soon as the channel's budget allows, and served
+  first by the bot's ``Pacer``;
 - a redraw (a bot's move, a log line, buttons taken away): held until the table has been quiet
   for ``quiet_seconds`` (or ``longest_hold_seconds`` after its first unsent change), and sent
   only while ``reserve`` edits of the window stay free for the offers. A redraw that waits is
@@ -53,13 +54,14 @@ IMMEDIATE_EDITS = EditPolicy(
 
 def pressing(policy: EditPolicy, payload: Any, sent: Any, *, final: bool) -> bool:
     """Whether the edit of a message showing ``sent`` to ``payload`` goes first: it offers a
-    turn (puts a button on the message that it did not have), or is the last state of a
-    message that had buttons."""
+    turn (puts a button on the message that it did not have), tells news (a hand's result:
+    the payload's ``news`` changed), or is the last state of a message that had buttons."""
     before = tuple(button.custom_id for button in sent.buttons) if sent is not None else ()
     after = tuple(button.custom_id for button in payload.buttons)
     if not policy.redraws_last:
         return after != before
-    return (final and bool(before)) or any(custom_id not in before for custom_id in after)
+    news = bool(payload.news) and payload.news != (sent.news if sent is not None else "")
+    return news or (final and bool(before)) or any(custom_id not in before for custom_id in after)
 
 
 @dataclass(slots=True)

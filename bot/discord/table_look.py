@@ -40,6 +40,9 @@ class TablePayload(Generic[V]):
     buttons: tuple[ButtonSpec, ...]
     alt_text: str
     image_name: str
+    news: str = ""
+    """What this state tells that must not wait behind other tables' redraws (a hand's
+    result): an edit that changes it goes first (``table_edits.pressing``)."""
 
     def embed(self) -> discord.Embed:
         embed = discord.Embed(title=self.title, description=self.description, colour=TABLE_COLOUR)

@@ -331,13 +331,15 @@ def badge(
     return round(left) + width
 
 
-def encode_png(image: Image.Image, *, palette: bool = False) -> bytes:
+def encode_png(image: Image.Image, *, palette: bool | Image.Image = False) -> bytes:
     """The image as PNG bytes: no metadata, no timestamps, so the same pixels give the same
-    bytes. ``palette`` reduces an RGB image to 256 colours first (fast octree), which makes
-    table images about four times smaller and faster to encode; the tables are drawn in flat
-    colours so nothing bands."""
+    bytes. ``palette`` reduces an RGB image to 256 colours first (fast octree; or the nearest
+    colours of a palette image given, much faster), which makes table images about four times
+    smaller and faster to encode; the tables are drawn in flat colours so nothing bands."""
     buffer = io.BytesIO()
-    if palette and image.mode == "RGB":
+    if isinstance(palette, Image.Image) and image.mode == "RGB":
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    elif palette and image.mode == "RGB":
         image = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     image.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()

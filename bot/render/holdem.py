@@ -427,6 +427,11 @@ def render_holdem_table(view: HoldemTableView) -> bytes:
     the hand that show nothing get card backs. Safe to call from worker threads; the same view
     gives the same bytes.
     """
+    return encode_png(draw_holdem_table(view), palette=_palette())
+
+
+def draw_holdem_table(view: HoldemTableView) -> Image.Image:
+    """The table as an RGB image, before it is reduced to the palette and encoded."""
     canvas = _background().copy()
     draw = ImageDraw.Draw(canvas)
     _draw_header(draw, view)
@@ -437,4 +442,28 @@ def render_holdem_table(view: HoldemTableView) -> bytes:
     order = sorted(range(len(view.seats)), key=lambda index: spots[index].plate_centre[1])
     for index in order:
         _draw_seat(canvas, draw, view.seats[index], spots[index], view.street)
-    return encode_png(canvas, palette=True)
+    return canvas
+
+
+@functools.cache
+def _palette() -> Image.Image:
+    """The 256 colours of every table image, found once in sample tables (every seat state,
+    cards of all suits, chips). Mapping an image to a known palette takes about 1 ms; finding
+    one per image (fast octree) took about as long as drawing it, half of a table's render,
+    and with a thousand tables the renders are what a bot's CPU spends most on (issue 21).
+    The tables are drawn in flat colours, so the nearest palette colour loses nothing."""
+    # Imported here: the samples import this module (through the package) to draw them.
+    from bot.render.samples import (  # noqa: PLC0415
+        heads_up_preflop,
+        six_max_mid_hand,
+        ten_seat_showdown,
+    )
+
+    drawn = [
+        draw_holdem_table(view())
+        for view in (six_max_mid_hand, ten_seat_showdown, heads_up_preflop)
+    ]
+    sheet = Image.new("RGB", (WIDTH, HEIGHT * len(drawn)))
+    for index, image in enumerate(drawn):
+        sheet.paste(image, (0, HEIGHT * index))
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

@@ -9,8 +9,9 @@ import pytest
 from bot.discord.table_edits import IMMEDIATE_EDITS, EditPolicy, pressing
 
 
-def _payload(*custom_ids: str) -> SimpleNamespace:
-    return SimpleNamespace(buttons=tuple(SimpleNamespace(custom_id=c) for c in custom_ids))
+def _payload(*custom_ids: str, news: str = "") -> SimpleNamespace:
+    buttons = tuple(SimpleNamespace(custom_id=c) for c in custom_ids)
+    return SimpleNamespace(buttons=buttons, news=news)
 
 
 BOT_THINKING = _payload("cards")
@@ -31,6 +32,15 @@ def test_table_edits_the_last_state_of_a_message_with_buttons_is_pressing() -> N
     policy = EditPolicy()
     assert pressing(policy, _payload(), MEMBER_TURN, final=True)
     assert not pressing(policy, _payload(), _payload(), final=True)
+
+
+def test_table_edits_news_on_the_message_is_pressing_once() -> None:
+    policy = EditPolicy()
+    result = _payload(news="Hand #4 · Result")
+    assert pressing(policy, result, BOT_THINKING, final=False)  # the hand's result
+    assert pressing(policy, _payload(news="Hand #5 · Result"), result, final=False)
+    told = _payload("cards", news="Hand #4 · Result")
+    assert not pressing(policy, result, told, final=False)  # told already: a redraw
 
 
 def test_table_edits_immediate_policy_presses_every_button_change_as_before() -> None:

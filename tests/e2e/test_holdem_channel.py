@@ -1,7 +1,8 @@
 """What a Hold'em channel shows, and in what order, when Discord's rate limits hold requests back:
 every edit of a table message shows the table as it was when the edit was sent, so nothing
-edited after a hand's result shows that hand still in play; and when a new table message is
-posted, no older one still has buttons.
+edited after a hand's result shows that hand still in play; each hand's streets and result are
+told on the table message (no post per street or result), and every result is shown; and when a
+new table message is posted, no older one still has buttons.
 
 Rate limits run ten times faster here (same counts, shorter windows).
 """
@@ -9,6 +10,7 @@ Rate limits run ten times faster here (same counts, shorter windows).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
@@ -32,9 +34,19 @@ class Seen:
     buttons: tuple[str, ...]
     table: bool
     """A table message (it has the table's picture)."""
+    hand: int | None
+    """The hand a table message shows (its first line), if any."""
+    results: frozenset[int]
+    """The hands whose results the message tells."""
+
+
+HAND = re.compile(r"Hand #(\d+)")
+RESULT = re.compile(r"Hand #(\d+) · Result")
 
 
 def seen(kind: str, message: FakeMessage) -> Seen:
+    text = "\n".join(str(embed.get("description") or "") for embed in message.embeds)
+    first = HAND.search(text.split("\n", 1)[0])
     return Seen(
         kind,
         message.id,
@@ -42,6 +54,8 @@ def seen(kind: str, message: FakeMessage) -> Seen:
         tuple(str(embed.get("title") or "") for embed in message.embeds),
         tuple(message.button_labels),
         IMAGE_NAME in message.filenames,
+        int(first.group(1)) if first else None,
+        frozenset(int(found) for found in RESULT.findall(text)),
     )
 
 
@@ -97,13 +111,31 @@ async def test_holdem_channel_nothing_after_a_result_shows_that_hand_in_play(
     await play_hands(fake_discord, world, start_holdem, hands=4)
     history = fake_discord.history[world.channel.id]
 
-    results = [i for i, entry in enumerate(history) if any("Result" in t for t in entry.titles)]
-    assert len(results) >= 4
-    for start in results:
-        for entry in history[start + 1 :]:
-            if entry.kind == "post" and entry.table:
-                break  # the next hand's table message
-            assert not (entry.kind == "edit" and in_play(entry)), (history[start], entry)
+    told: set[int] = set()
+    for entry in history:
+        if entry.hand in told:
+            assert not in_play(entry), entry
+        told |= entry.results
+    assert told >= {1, 2, 3, 4}  # every hand's result was shown
+
+
+async def test_holdem_channel_streets_and_results_are_told_on_the_table_message(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    assert isinstance(fake_discord, RecordingFakeDiscord)
+    await play_hands(fake_discord, world, start_holdem, hands=4)
+    history = fake_discord.history[world.channel.id]
+
+    posts = [entry for entry in history if entry.kind == "post"]
+    assert not [entry for entry in posts if not entry.table and entry.hand is not None]
+    assert all(not entry.results for entry in posts if not entry.table)
+    table = [entry for entry in history if entry.table]
+    assert {entry.hand for entry in table} >= {1, 2, 3, 4}
+    # Once the seats are taken (a sit-down post may bury the first one), no post comes: the
+    # hands after the first are all told on one table message.
+    later = {entry.message_id for entry in table if entry.hand is not None and entry.hand >= 2}
+    assert len(later) == 1
+    assert fake_discord.stats.rate_limited == 0
 
 
 async def test_holdem_channel_a_new_table_message_comes_after_the_old_lost_its_buttons(
@@ -120,6 +152,6 @@ async def test_holdem_channel_a_new_table_message_comes_after_the_old_lost_its_b
             table_posts += 1
             assert {m: b for m, b in buttons.items() if b} == {}, entry
         buttons[entry.message_id] = entry.buttons
-    assert table_posts >= 4
+    assert table_posts >= 1
     assert sum(1 for labels in buttons.values() if labels) <= 1
     assert fake_discord.stats.rate_limited == 0

@@ -199,7 +199,12 @@ async def test_the_rail_check_catches_a_watcher_sent_the_hand_in_progress(
 
 async def my_cards_panel(fake: FakeDiscord, h: HoldemWorld, member: FakeMember) -> FakeMessage:
     """Press "My cards" on the table message: the private reply with the panel."""
-    await h.wait_host(lambda: h.table_message() is not None, "the table message")
+
+    def shown() -> bool:
+        message = h.table_message()
+        return message is not None and "My cards" in message.button_labels
+
+    await fake.wait_until(shown, what="the table message offering My cards")
     message = h.table_message()
     assert message is not None
     pressed = await fake.click(member, message, label="My cards")

@@ -20,6 +20,7 @@ from bot.holdem.events import (
     HoleCards,
     Offer,
     ShownHand,
+    StreetDealt,
     TableLifecycle,
     TableSnapshot,
 )
@@ -104,14 +105,19 @@ def test_holdem_start_options_derive_blinds_and_scale_buy_ins() -> None:
     assert start_settings(base, bots_allowed=False).bots == 5  # the caller applies the switch
 
 
-def test_holdem_all_in_post_shows_equities() -> None:
+def test_holdem_all_in_lines_show_equities_best_first() -> None:
     hands = (
-        ShownHand(1, "Alice", tuple(parse_cards("Ah Ad")), ""),
-        ShownHand(2, "Bob", tuple(parse_cards("Kh Kd")), ""),
+        ShownHand(1, "Alice", tuple(parse_cards("Kh Kd")), ""),
+        ShownHand(2, "Bob", tuple(parse_cards("Ah Ad")), ""),
     )
-    post = formatting.tabled_post(HandsTabled(7, (), hands, ((1, 0.82), (2, 0.18))))
-    assert post.title == "Hand #7 · All in"
-    assert post.description.splitlines()[:2] == ["**Alice** A♥ A♦ — 82.0%", "**Bob** K♥ K♦ — 18.0%"]
+    lines = formatting.tabled_lines(HandsTabled(7, (), hands, ((1, 0.18), (2, 0.82))))
+    assert lines == ["__All in__", "**Bob** A♥ A♦ — 82.0%", "**Alice** K♥ K♦ — 18.0%"]
+
+
+def test_holdem_street_line_bolds_the_new_cards_and_names_the_pot() -> None:
+    board = tuple(parse_cards("Ah Kd 2c 7s"))
+    line = formatting.street_line(StreetDealt(3, Stage.TURN, board[3:], board, 120))
+    assert line == "__Turn__ A♥ K♦ 2♣ **7♠** · pot 120"
 
 
 async def test_holdem_pacer_serves_turn_offers_first_without_starving_the_rest() -> None:

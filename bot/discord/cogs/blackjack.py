@@ -41,7 +41,7 @@ from bot.discord.errors import Refusal
 from bot.discord.guild_settings import blackjack_defaults
 from bot.discord.pacing import Pacer
 from bot.discord.permissions import guild_member, require_game_channel, require_table_permissions
-from bot.discord.replies import acknowledge
+from bot.discord.replies import acknowledge, defer_first
 from bot.discord.table_cog import TableCog
 from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
@@ -250,6 +250,7 @@ class Blackjack(TableCog[BlackjackPresenter]):
     # ----- commands ----------------------------------------------------------------------------
 
     @blackjack.command(name="deal", description="Bet on this channel's next round of Blackjack.")
+    @defer_first(ephemeral=True)  # before its storage reads: a busy database must not cost 3 s
     @app_commands.describe(
         bet="Your bet in chips, within the table's limits",
         side_21_3="A 21+3 side bet (your two cards and the dealer's up card), if the table has it",

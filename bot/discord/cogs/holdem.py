@@ -63,7 +63,7 @@ from bot.discord.permissions import (
     require_game_channel,
     require_table_permissions,
 )
-from bot.discord.replies import acknowledge
+from bot.discord.replies import acknowledge, defer_first
 from bot.discord.table_cog import TableCog
 from bot.discord.tree import route_errors
 
@@ -257,6 +257,7 @@ class Holdem(TableCog[TablePresenter]):
     # ----- commands ----------------------------------------------------------------------------
 
     @holdem.command(name="start", description="Open a Hold'em table in this channel.")
+    @defer_first(ephemeral=True)  # before its storage reads: a busy database must not cost 3 s
     @app_commands.describe(
         small_blind="Small blind in chips (default: the server's; the big blind follows)",
         big_blind="Big blind in chips (default: twice the small blind)",
@@ -317,6 +318,7 @@ class Holdem(TableCog[TablePresenter]):
         )
 
     @holdem.command(name="join", description="Sit down at this channel's table.")
+    @defer_first(ephemeral=True)  # before its storage reads: a busy database must not cost 3 s
     @app_commands.describe(buy_in="Chips to bring (default: 100 big blinds within the limits)")
     async def join(
         self, interaction: discord.Interaction[FeltBot], buy_in: Chips | None = None

@@ -8,6 +8,7 @@ uses for a member's DM and ephemeral replies only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import discord
 
@@ -33,7 +34,6 @@ from bot.holdem.events import (
     TableSnapshot,
 )
 from bot.holdem.home_options import option_summary
-from bot.holdem.kinds import Stage
 from bot.holdem.settings import HoldemSettings
 from bot.holdem.view import table_view
 from bot.render.cards import card_label
@@ -43,7 +43,9 @@ from engine.cards import Card
 
 IMAGE_NAME = "holdem-table.png"
 CARDS_IMAGE_NAME = "my-cards.png"
-LOG_LINES = 8
+LOG_LINES = 10
+RESULT_LIMIT = 1200
+"""The longest result text on a table message (the table and this hand's log come first)."""
 
 STREET_COLOUR = 0x3B5BA5
 RESULT_COLOUR = 0xD4A017
@@ -77,19 +79,32 @@ def pot_name(index: int, count: int) -> str:
 
 
 def table_payload(
-    snapshot: TableSnapshot, log: Sequence[str] = (), *, live: bool = True
+    snapshot: TableSnapshot,
+    log: Sequence[str] = (),
+    *,
+    live: bool = True,
+    results: Sequence[HandResult] = (),
+    notices: Sequence[str] = (),
 ) -> TablePayload[HoldemTableView]:
-    """The table message for ``snapshot``; ``live=False`` (an old table message) drops the
-    buttons and the turn line."""
+    """The table message for ``snapshot``: the table, this hand's ``log`` (markdown lines:
+    moves, streets, hands tabled), the table's latest ``notices`` (markdown lines) and the
+    ``results`` of the hands before (oldest first); ``live=False`` (an old table message) drops
+    the buttons and the turn line."""
     view = table_view(snapshot)
     text = holdem_table_text(view)
     if snapshot.run_boards:
         text += "\n" + "\n".join(run_boards_lines(snapshot))
+    story = results_text(results)
+    sections = []
     if log:
-        lines = "\n".join(escape(line) for line in log[-LOG_LINES:])
-        extra = f"\n\n**This hand**\n{lines}"
-        if len(text) + len(extra) <= EMBED_DESCRIPTION_LIMIT:
+        sections.append("\n\n**This hand**\n" + "\n".join(log[-LOG_LINES:]))
+    if notices:
+        sections.append("\n\n**At the table**\n" + "\n".join(notices))
+    for extra in sections:
+        if len(text) + len(extra) + len(story) + 2 <= EMBED_DESCRIPTION_LIMIT:
             text += extra
+    if story and len(text) + len(story) + 2 <= EMBED_DESCRIPTION_LIMIT:
+        text += "\n\n" + story
     hand = f"Hand #{snapshot.hand_id}" if snapshot.hand_id else "Between hands"
     alt = f"Hold'em table {snapshot.name}: {hand}, {view.street.label}"
     footer = f"Table {snapshot.table_id} · blinds {snapshot.small_blind:,}/{snapshot.big_blind:,}"
@@ -106,6 +121,7 @@ def table_payload(
         view=view,
         buttons=tuple(table_buttons(snapshot) + home_buttons(snapshot)) if live else (),
         alt_text=alt[:1024],
+        news=results[-1].title if results else "",
     )
 
 
@@ -223,46 +239,57 @@ def table_buttons(snapshot: TableSnapshot) -> list[ButtonSpec]:
     return buttons
 
 
-# ----- posts ----------------------------------------------------------------------------------
+# ----- the hand's story on the table message ---------------------------------------------------
+# Streets, all-in run-outs and results are lines of the one table message (not posts of their
+# own): a hand then costs a few edits, not a message per street (issue 21, 1,000 tables).
 
 
-def street_post(event: StreetDealt, previous: Stage, actions: Sequence[str]) -> Post:
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand as the table message tells it: in full while it is the last hand, and
+    in one line while a newer one is."""
+
+    hand_id: int
+    text: str
+    summary: str
+
+    @property
+    def title(self) -> str:
+        return f"Hand #{self.hand_id} · Result"
+
+
+def action_line(text: str) -> str:
+    """A player's move as a line of the hand's log (markdown-safe)."""
+    return escape(text)
+
+
+def street_line(event: StreetDealt) -> str:
+    """The log's line for a street dealt: the board (the new cards bold) and the pot."""
     new = len(event.cards)
     old, fresh = event.board[:-new], event.board[-new:]
     board = " ".join([cards_text(old), f"**{cards_text(fresh)}**"]).strip()
-    lines = [f"{board} · pot {event.pot:,}"]
-    if actions:
-        lines.append(f"{previous.label}: " + escape(" · ".join(actions)))
-    return Post(
-        title=f"Hand #{event.hand_id} · {event.street.label}",
-        description=_cap("\n".join(lines)),
-        colour=STREET_COLOUR,
-    )
+    return f"__{event.street.label}__ {board} · pot {event.pot:,}"
 
 
-def tabled_post(event: HandsTabled) -> Post:
+def tabled_lines(event: HandsTabled) -> list[str]:
+    """The log's lines for hands turned face up before an all-in run-out, with win chances."""
     chances = dict(event.equities)
     order = sorted(event.hands, key=lambda shown: -chances.get(shown.seat_no, 0.0))
-    lines = []
+    lines = ["__All in__"]
     for shown in order:
         line = f"**{escape(shown.name)}** {cards_text(shown.cards)}"
         if shown.seat_no in chances:
             line += f" — {chances[shown.seat_no] * 100:.1f}%"
         lines.append(line)
-    lines.append(f"Board: {cards_text(event.board)}" if event.board else "Before the flop.")
-    return Post(
-        title=f"Hand #{event.hand_id} · All in",
-        description=_cap("\n".join(lines)),
-        colour=ALL_IN_COLOUR,
-    )
+    return lines
 
 
-def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> Post:
+def hand_result(event: HandFinished) -> HandResult:
+    """What the table message says of a finished hand: shown cards, each pot's winners, the
+    chips won and lost."""
     lines = []
     if event.board and not event.snapshot.run_boards:
         lines.append(f"Board: {cards_text(event.board)}")
-    if actions:
-        lines.append(f"{street.label}: " + escape(" · ".join(actions)))
     shown_by_seat: dict[int, str] = {}
     for shown in event.shown:
         # Hands shown before an all-in run-out have no description yet; the final snapshot
@@ -274,10 +301,20 @@ def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> P
         if description:
             line += f" — {escape(description)}"
         lines.append(line)
-    boards = 1 + max((pot.board for pot in event.pots), default=0)
-    pot_count = len({pot.pot_index for pot in event.pots})
     for index, board in enumerate(event.snapshot.run_boards, 1):
         lines.append(f"Board {index}: {cards_text(board)}")
+    pot_lines = _pot_lines(event, shown_by_seat)
+    lines += pot_lines
+    changes = [(name, delta) for _seat, name, delta in event.net if delta]
+    if changes:
+        lines.append(" · ".join(f"{escape(name)} {delta:+,}" for name, delta in changes))
+    return HandResult(event.hand_id, _cap("\n".join(lines), RESULT_LIMIT), " · ".join(pot_lines))
+
+
+def _pot_lines(event: HandFinished, shown_by_seat: dict[int, str]) -> list[str]:
+    lines = []
+    boards = 1 + max((pot.board for pot in event.pots), default=0)
+    pot_count = len({pot.pot_index for pot in event.pots})
     for pot in event.pots:
         winners = [(name, amount) for _seat, name, amount in pot.winners]
         who = ", ".join(f"**{escape(name)}** {amount:,}" for name, amount in winners)
@@ -293,14 +330,21 @@ def result_post(event: HandFinished, street: Stage, actions: Sequence[str]) -> P
         )
         line += f" ({escape(winning)})" if winning else " (everyone else folded)"
         lines.append(line)
-    changes = [(name, delta) for _seat, name, delta in event.net if delta]
-    if changes:
-        lines.append(" · ".join(f"{escape(name)} {delta:+,}" for name, delta in changes))
-    return Post(
-        title=f"Hand #{event.hand_id} · Result",
-        description=_cap("\n".join(lines)),
-        colour=RESULT_COLOUR,
-    )
+    return lines
+
+
+def results_text(results: Sequence[HandResult]) -> str:
+    """The table message's section on the hands before this one: the last in full, the ones
+    before it in a line each (newest first)."""
+    if not results:
+        return ""
+    *older, last = results
+    lines = [f"**{last.title}**", last.text]
+    lines += [f"Hand #{result.hand_id}: {result.summary}" for result in reversed(older)]
+    return "\n".join(lines)
+
+
+# ----- posts ----------------------------------------------------------------------------------
 
 
 def voided_post(event: HandCancelled) -> Post:
@@ -356,7 +400,7 @@ def dm_closed_post(user_id: int) -> Post:
     )
 
 
-def _cap(text: str) -> str:
-    if len(text) <= EMBED_DESCRIPTION_LIMIT:
+def _cap(text: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> str:
+    if len(text) <= limit:
         return text
-    return text[: EMBED_DESCRIPTION_LIMIT - 1] + "…"
+    return text[: limit - 1] + "…"

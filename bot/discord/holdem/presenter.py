@@ -1,9 +1,12 @@
 """One Hold'em table's presence in its Discord channel: what its events post and show, and DMs.
 
 ``publish`` only records what the table host said and returns at once. The table's
-``TableChannel`` sends the posts (streets, results, notices) and the table message (a fresh
-one for each hand once posts buried the last; edited to the latest state only), paced and in
-order; this module decides what they say. Hole cards go by DM, newest hand only; a member whose
+``TableChannel`` sends the posts (an opened table, cancelled hands, the closing) and the table
+message (edited to the latest state only; a fresh one once posts buried the last), paced and
+in order; this module decides what they say. A hand's streets, all-in run-out and result, and
+the table's notices (who sat down, left or went away), are told on the table message itself,
+so a hand costs a few edits rather than a post per street (issue 21: 1,000 tables share the
+bot's 50 requests a second). Hole cards go by DM, newest hand only; a member whose
 DMs are closed is told once per table (kept in storage, so a restart does not tell them again)
 to use "My cards", and not DMed again for a while.
 """
@@ -23,7 +26,7 @@ import discord
 
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
-from bot.discord.holdem.formatting import table_payload
+from bot.discord.holdem.formatting import HandResult, table_payload
 from bot.discord.holdem.home_posts import home_post
 from bot.discord.holdem.home_table import home_buttons
 from bot.discord.holdem.ledger import post_closing_ledger
@@ -59,7 +62,6 @@ from bot.holdem.events import (
     TurnStarted,
 )
 from bot.holdem.home_events import BountyCollected, CardsRevealed, RabbitHuntDealt
-from bot.holdem.kinds import Stage
 from bot.holdem.rail import RailCards
 from bot.render import HoldemTableView, render_cards, render_holdem_table
 from bot.tables.events import Notice
@@ -75,6 +77,12 @@ DM_RETRY_AFTER_HANDS = 5
 """After a refused DM, skip this many hands before trying again (each refusal is an invalid
 request in Discord's ban counter)."""
 CLOSE_DRAIN_SECONDS = 60.0
+NOTICES_SHOWN = 4
+"""The table's latest notices on the table message (who sat down, left, went away...)."""
+RESULTS_SHOWN = 3
+"""Hands whose results the table message shows (the last in full, the two before in a line
+each): results are not posts of their own, and a busy bot may finish more than one hand of a
+table between two of its edits."""
 
 LOOK = TableLook(
     render=render_holdem_table, image_name=formatting.IMAGE_NAME, build_view=build_view
@@ -103,8 +111,12 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         self._closed: HoldemTableClosed | None = None
         self._voided: HandCancelled | None = None
         self._log: list[str] = []
-        self._street = Stage.PREFLOP
-        self._street_actions: list[str] = []
+        """This hand's story as the table message tells it (moves, streets, hands tabled)."""
+        self._results: collections.deque[HandResult] = collections.deque(maxlen=RESULTS_SHOWN)
+        self._notices: collections.deque[tuple[int, str]] = collections.deque(maxlen=NOTICES_SHOWN)
+        """The table's news (who sat down, left, went away, rebought...), each with the number
+        of hands dealt here when it came: shown on the table message until a hand later."""
+        self._hands_dealt = 0
         self._keys = itertools.count(1)
         self._current: int | None = None
         """The key of the live table message in the channel."""
@@ -184,30 +196,26 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 self._dm_workers.start(dms=self._dm_worker)
                 self._dms_ready.set()
             case ActionTaken(text=text):
-                self._log.append(text)
-                self._street_actions.append(text)
+                self._log.append(formatting.action_line(text))
             case StreetDealt():
-                self.channel.post(formatting.street_post(event, self._street, self._street_actions))
-                self._street = event.street
-                self._street_actions = []
+                self._log.append(formatting.street_line(event))
             case HandsTabled():
-                self.channel.post(formatting.tabled_post(event))
+                self._log.extend(formatting.tabled_lines(event))
             case HandFinished(snapshot=snapshot):
-                self.channel.post(formatting.result_post(event, self._street, self._street_actions))
-                self._street_actions = []
+                self._results.append(formatting.hand_result(event))
                 self._last_final = (snapshot, tuple(self._log))
                 self._set_snapshot(snapshot)
                 self._between_hands = True
             case TurnStarted():
                 pass  # the snapshot that follows carries the turn and its deadline
             case PlayerJoined():
-                self.channel.post(Post(description=formatting.joined_line(event)))
+                self._notice(formatting.joined_line(event))
             case PlayerLeft():
-                self.channel.post(Post(description=formatting.left_line(event)))
+                self._notice(formatting.left_line(event))
             case PlayerSatOut():
-                self.channel.post(Post(description=formatting.sat_out_line(event)))
+                self._notice(formatting.sat_out_line(event))
             case PlayerReturned():
-                self.channel.post(Post(description=formatting.returned_line(event)))
+                self._notice(formatting.returned_line(event))
             case HandCancelled():
                 self.channel.post(formatting.voided_post(event))
                 self._voided = event
@@ -215,7 +223,7 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                 self._between_hands = False
                 self._log = []
             case Notice(text=text):
-                self.channel.post(Post(description=formatting.escape(text)))
+                self._notice(formatting.escape(text))
             case RailCards():
                 self._rail.send(event, self._snapshot.name if self._snapshot else "Hold'em")
             case CardsRevealed() | RabbitHuntDealt() | BountyCollected():
@@ -233,14 +241,25 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
         retire = None
         if self._last_final is not None:
             final, log = self._last_final
-            retire = table_payload(final, log, live=False)
+            retire = table_payload(
+                final, log, live=False, results=tuple(self._results), notices=self._news()
+            )
         self._between_hands = False
         self._voided = None
         self._log = []
-        self._street = Stage.PREFLOP
-        self._street_actions = []
+        self._hands_dealt += 1
         if self._current is None or self.channel.buried:
             self._new_table_message(retire)
+
+    def _notice(self, line: str) -> None:
+        """Tell the table's news on the table message (a post would bury it, and cost a
+        request of its own)."""
+        self._notices.append((self._hands_dealt, line))
+
+    def _news(self) -> tuple[str, ...]:
+        """The notices that came since the hand before this one began."""
+        since = self._hands_dealt - 1
+        return tuple(line for dealt, line in self._notices if dealt >= since)
 
     def _set_snapshot(self, snapshot: TableSnapshot) -> None:
         self._snapshot = snapshot
@@ -274,20 +293,23 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
             and _same_seats(snapshot, final[0])
         ):
             return final
-        return snapshot, tuple(self._log)
+        # This hand's log names its cards under the hand's number: none without one.
+        return snapshot, tuple(self._log) if snapshot.hand_id is not None else ()
 
     def _payload(self) -> TablePayload[HoldemTableView] | None:
         shown = self._display()
         if shown is None:
             return None
         snapshot, log = shown
+        results, notices = tuple(self._results), self._news()
         if self._closed is not None or snapshot.status is TableLifecycle.CLOSED:
-            return with_content(table_payload(snapshot, log, live=False), "This table is closed.")
+            payload = table_payload(snapshot, log, live=False, results=results, notices=notices)
+            return with_content(payload, "This table is closed.")
         voided = self._voided
         if voided is not None and snapshot.hand_id == voided.hand_id:
-            payload = table_payload(snapshot, log, live=False)
+            payload = table_payload(snapshot, log, live=False, results=results, notices=notices)
             return with_content(payload, f"Hand #{voided.hand_id} was cancelled.")
-        payload = table_payload(snapshot, log)
+        payload = table_payload(snapshot, log, results=results, notices=notices)
         latest = self._snapshot
         if latest is not None and latest is not snapshot:
             payload = with_content(payload, formatting.turn_line(latest))

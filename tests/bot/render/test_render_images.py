@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageStat
+from PIL import Image, ImageChops, ImageStat
 
 from bot.render import (
     HOLDEM_IMAGE_SIZE,
@@ -29,7 +29,7 @@ from bot.render import (
     render_holdem_table,
     samples,
 )
-from bot.render.holdem import PLATE_H, PLATE_W, seat_spots
+from bot.render.holdem import PLATE_H, PLATE_W, draw_holdem_table, seat_spots
 from engine.cards import Card, parse_cards
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -249,3 +249,12 @@ def test_render_cards_is_deterministic_and_refuses_nothing_to_draw() -> None:
     assert render_cards(cards("2c 3d")) != render_cards(cards("2c 3h"))
     with pytest.raises(ViewError):
         render_cards(())
+
+
+def test_holdem_render_on_the_fixed_palette_keeps_the_drawn_colours() -> None:
+    # A busy 9-seat table that is none of the samples the palette was found in.
+    view = holdem_view(9, board=cards("Ah Kd 7c 2s Th"))
+    drawn = draw_holdem_table(view)
+    sent = open_png(render_holdem_table(view)).convert("RGB")
+    difference = ImageStat.Stat(ImageChops.difference(drawn, sent)).mean
+    assert max(difference) < 3.0  # out of 255 per channel, on average over the image

@@ -4,6 +4,7 @@ that member may see."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -63,6 +64,19 @@ def _sections(body: Any, files: Sequence[tuple[str, int]]) -> list[str]:
     if "title" in data:  # a modal
         sections.append(str(data["title"]))
     return [section for section in sections if section]
+
+
+def _by_hand(sections: list[str]) -> list[str]:
+    """Each section cut where a heading names a hand (``Hand #N``): the table message tells
+    the hand in play and the results of the hands before it, each under its own number, and
+    each part is judged against the hand it names (what comes before the second number goes
+    with the first, as in a section that names one hand)."""
+    parts: list[str] = []
+    for section in sections:
+        starts = [found.start() for found in HAND_NUMBER.finditer(section)][1:]
+        bounds = [0, *starts, len(section)]
+        parts += [section[a:b] for a, b in itertools.pairwise(bounds) if a < b]
+    return parts
 
 
 def _is_private(fake: FakeDiscord, request: RecordedRequest) -> tuple[bool, int | None]:
@@ -155,7 +169,7 @@ def check_privacy(
             report.private_payloads += 1
         else:
             report.public_payloads += 1
-        for section in _sections(request.body, request.files):
+        for section in _by_hand(_sections(request.body, request.files)):
             cards = set(every_card_token(section))
             if not cards:
                 continue

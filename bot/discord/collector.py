@@ -1,0 +1,63 @@
+"""Python's cyclic garbage collector kept to short pauses in a bot process that holds many tables.
+
+A full collection walks every object Python tracks, and the event loop stands still meanwhile.
+With a thousand tables (millions of objects) one took 4.6 s on a loaded machine
+(``bench/discord_load.py --tables 1000``): interactions missed Discord's 3 s to be
+acknowledged. So what survives a full collection is frozen (``gc.freeze``): the long-lived
+objects (tables, seats, presenters, discord.py's caches) are not walked again, and each later
+full collection walks only what came since. Frozen objects are still freed by reference counting
+as usual; only garbage *cycles* among them wait, until everything is thawed once every
+``THAW_SECONDS`` for one full collection (one long pause an hour instead of one every minute or
+so). ``felt run`` runs the bot within ``short_pauses`` (``runner.run_bot``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+THAW_SECONDS = 3600.0
+"""How often frozen objects are thawed, so that garbage cycles among them are collected."""
+FULL_COLLECTION = 2
+
+
+class Freezer:
+    """A ``gc.callbacks`` entry: after each full collection, freeze what survived it (or, once
+    ``thaw_seconds`` have passed since the last thaw, thaw everything instead)."""
+
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, thaw_seconds: float = THAW_SECONDS
+    ) -> None:
+        self._clock = clock
+        self.thaw_seconds = thaw_seconds
+        self.thawed_at = clock()
+        self.freezes = 0
+        self.thaws = 0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase != "stop" or info.get("generation") != FULL_COLLECTION:
+            return
+        now = self._clock()
+        if now - self.thawed_at >= self.thaw_seconds:
+            gc.unfreeze()  # the next full collection walks (and can free) everything once
+            self.thawed_at = now
+            self.thaws += 1
+        else:
+            gc.freeze()
+            self.freezes += 1
+
+
+@contextlib.contextmanager
+def short_pauses() -> Iterator[Freezer]:
+    """Within the block, a ``Freezer`` runs after each collection; at its end it is removed and
+    everything thawed (a process that goes on, such as a test's, is as before)."""
+    freezer = Freezer()
+    gc.callbacks.append(freezer)
+    try:
+        yield freezer
+    finally:
+        gc.callbacks.remove(freezer)
+        gc.unfreeze()

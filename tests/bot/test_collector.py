@@ -1,0 +1,52 @@
+"""The garbage collector's pauses stay short (``bot/discord/collector``): what survives a full
+collection is frozen, and everything is thawed once a while so garbage cycles are freed."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from bot.discord.collector import Freezer, short_pauses
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+
+
+def test_collector_freezes_what_survives_a_full_collection_and_thaws_after_a_while(
+    thawed: None,
+) -> None:
+    now = [100.0]
+    freezer = Freezer(clock=lambda: now[0], thaw_seconds=60.0)
+    freezer("stop", {"generation": 1})  # a young collection: nothing frozen
+    assert gc.get_freeze_count() == 0
+    freezer("stop", {"generation": 2})
+    assert gc.get_freeze_count() > 0 and freezer.freezes == 1
+    now[0] = 160.0
+    freezer("stop", {"generation": 2})
+    assert gc.get_freeze_count() == 0 and freezer.thaws == 1
+
+
+def test_collector_leaves_frozen_objects_out_of_the_next_full_collection(thawed: None) -> None:
+    gc.collect()
+    freezer = Freezer(thaw_seconds=3600.0)
+    freezer("stop", {"generation": 2})
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    before = len(gc.get_objects(generation=2))
+    assert before < frozen  # the old generation holds only what came since
+
+
+def test_collector_short_pauses_end_with_everything_thawed_and_the_callback_gone(
+    thawed: None,
+) -> None:
+    with short_pauses() as freezer:
+        assert freezer in gc.callbacks
+        gc.collect()
+        assert gc.get_freeze_count() > 0
+    assert freezer not in gc.callbacks and gc.get_freeze_count() == 0
