@@ -161,8 +161,9 @@ HUMAN_RANGES: Mapping[Difficulty, Mapping[str, tuple[float, float]]] = {
 level's ranges are those of issue 16, which match the usual published profile of a
 tight-aggressive 6-max regular (PokerTracker/Hold'em Manager population guides: VPIP about
 20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who gives up
-more without a hand (its full reads make it fold more: WTSD about 21 in self-play, a little
-below a regular's 24-30); ``easy`` is a loose, passive recreational player (a calling station:
+more without a hand (its full reads make it fold more: WTSD 17.8 in self-play, below a
+regular's 24-30, since it flats 3-bets only from ``FLAT_RERAISE``; 21.1 before); ``easy`` is
+a loose, passive recreational player (a calling station:
 VPIP 35+, AF under 1.6, to showdown far more often). The normal level measures VPIP 25.2,
 PFR 20.4, 3-bet 6.8, AF 2.50 and WTSD 24.6 (seed 2024, 3,000 hands; its AF was 1.82 before it
 folded more air on the flop and bet and raised a little more, see ``POSTFLOP_STYLE``).
@@ -347,7 +348,9 @@ FLAT_RERAISE: Mapping[str, float] = {"in": 0.07, "out": 0.05, "cold": 0.04}
 it, and cold (without having raised). A 6-max regular flats a 3-bet with about the top 5-8% of
 hands (the pairs and suited broadways under its 4-bets) and cold-calls one rarely. Measured
 (seed 11, 12,000 duplicate 6-max hands against normal): the hands from 6 to 20% that called a
-3-bet after opening lost 12-16 bb each (against -2.5 to -3 for folding them), the top 6% won."""
+3-bet after opening lost 12-16 bb each (against -2.5 to -3 for folding them), the top 6% won.
+With this range the hard seats' margin over the normal seats there went from -18.5 +/- 10.1 to
++9.7 +/- 12.1 bb/100 (the same deals). Heads-up (openers' ranges of 80%) it does not apply."""
 _AIR = 0.3
 """River equity below which a hand is air: it wins only if the bet is folded to."""
 
@@ -928,9 +931,11 @@ class SmartStrategy:
 
     def _flats(self, view: SeatView) -> bool:
         """Whether the hard level may call a 3-bet or a 4-bet with this hand (the prices then
-        decide): only from ``FLAT_RERAISE``, as a regular flats re-raises only with hands that
-        play well in a big pot. Other levels, the other spots and a maniac's raises: yes."""
-        if self.difficulty is not Difficulty.HARD or self._facing_wild(view):
+        decide): at three or more players only from ``FLAT_RERAISE``, as a regular flats
+        re-raises only with hands that play well in a big pot. Other levels, heads-up play, the
+        other spots and a maniac's raises: yes."""
+        if self.difficulty is not Difficulty.HARD or view.players == 2 or self._facing_wild(view):
+            # Heads-up the button opens most hands and the ranges are far wider: prices decide.
             return True
         if _raises(view) not in (2, 3):
             return True
