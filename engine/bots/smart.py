@@ -51,7 +51,8 @@ it trusts what it observes, and how often it picks a near-best option instead of
 and exploits fully. See ``SETTINGS``.
 
 **The hard level plays from ranges**, as a solid regular does: it opens from position charts
-(``OPEN_RANGES``: raise or fold, narrower over limpers), re-raises from ``RERAISE_RANGES``,
+(``OPEN_RANGES``: raise or fold, narrower over limpers), re-raises from ``RERAISE_RANGES``
+and, at three or more players, calls a re-raise only from ``FLAT_RERAISE``,
 weighs every call after the flop by its equity against each opponent's range as the table's
 statistics and the hand's action narrow it, with pot and implied odds, bets thinner for value
 than ``normal`` (its opponents call too much to be bluffed often), and on the river bluffs its
