@@ -62,7 +62,7 @@ class Traits:
 
 RANGES: Mapping[str, Traits] = {
     "easy": Traits(Range(-0.03, 0.0), Range(-0.12, -0.06)),
-    "normal": Traits(Range(-0.06, -0.035), Range(0.05, 0.1)),
+    "normal": Traits(Range(-0.06, -0.035), Range(0.03, 0.08)),
     "hard": Traits(Range(-0.02, 0.01), Range(0.0, 0.03)),
 }
 """Per difficulty: the looseness (preflop equity) and aggression (pot share) ranges."""
