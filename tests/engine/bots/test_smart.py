@@ -176,3 +176,18 @@ def test_smart_opens_strong_hands_into_maniacs_who_reraise_any_two_cards(
         assert isinstance(only(strategy, hand, (MANIAC,) * 6), RaiseTo), hole
     hand = stacked(["7c2d", "8s3h", "8d3c", "KdQc", "9h9c", "Js4s"])
     assert only(strategy, hand, (MANIAC,) * 6) == Fold()
+
+
+def test_hard_flats_a_three_bet_only_with_hands_in_its_flat_range() -> None:
+    # Six-handed: the cutoff (player 4) opens, the button 3-bets, the blinds fold. King-jack
+    # offsuit (about the top 12% of hands) is outside hard's range for flatting a 3-bet out of
+    # position (``FLAT_RERAISE``), so it always folds; king-queen suited (top 5%) may call.
+    def facing_three_bet(cutoff: str) -> Hand:
+        hand = stacked(["7c2d", "8s3h", "9d4c", "6h2s", cutoff, "AdTc"])
+        act_all(hand, Fold(), Fold(), RaiseTo(6), RaiseTo(18), Fold(), Fold())
+        assert hand.turn is not None and hand.turn.player == 4
+        return hand
+
+    stats = (ROCK,) * 6
+    assert choices(HARD, facing_three_bet("KhJd"), stats) == Counter({"Fold": 40})
+    assert choices(HARD, facing_three_bet("KsQs"), stats)["Fold"] < 40
