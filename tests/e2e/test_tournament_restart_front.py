@@ -46,15 +46,8 @@ async def sit_and_go_under_way(run: Running, world: World) -> int:
         preset="hyper", max_entries=4, seats=4, start="in 5m", bots=True,
     )  # fmt: skip
     await created.wait_answered()
-    for member in (world.alice, world.bob):
-        registered = await fake.slash(member, world.channel, "tournament register")
-        await registered.wait_answered()
-        assert registered.errors == []
-    fake.clock.advance(300)
-    await run.lobby_clock.advance(300)
-    [row] = await run.bot.storage.list_tournaments(world.guild.id)
-    tid = row.tournament_id
-    await fake.wait_until(lambda: run.director(tid) is not None, what="the director to start")
+    await run.register((world.alice, world.bob), world.channel)
+    tid = await run.started(world.guild.id)
     await play_out(run, tid, [world.alice, world.bob], clicks_at_most=3)
     await fake.wait_until(lambda: len(clock_messages(fake, world)) == 1, what="the message")
     return tid

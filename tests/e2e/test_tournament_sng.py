@@ -43,6 +43,22 @@ class Running:
     def director(self, tournament_id: int) -> TournamentDirector | None:
         return self.runner.directors.running.get(tournament_id)
 
+    async def register(self, members: Sequence[FakeMember], channel: Any) -> None:
+        """Each of ``members`` registers by command in ``channel``, and is taken."""
+        for member in members:
+            registered = await self.fake.slash(member, channel, "tournament register")
+            await registered.wait_answered()
+            assert registered.errors == []
+
+    async def started(self, guild_id: int, seconds: float = 300) -> int:
+        """Move both clocks past the start time; the one tournament's id once it runs."""
+        self.fake.clock.advance(seconds)
+        await self.lobby_clock.advance(seconds)
+        [row] = await self.bot.storage.list_tournaments(guild_id)
+        tid = row.tournament_id
+        await self.fake.wait_until(lambda: self.director(tid) is not None, what="the start")
+        return tid
+
 
 async def start(
     fake: FakeDiscord, start_bot: StartBot, settings: HoldemSettings = QUICK

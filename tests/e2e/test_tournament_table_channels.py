@@ -55,16 +55,8 @@ async def started(
         made = await fake.slash(world.admin, lobby, "tournament create", **SIT_AND_GO, **options)
         await made.wait_answered()
         assert made.errors == []
-    for member in (world.alice, world.bob):
-        registered = await fake.slash(member, lobby, "tournament register")
-        await registered.wait_answered()
-        assert registered.errors == []
-    fake.clock.advance(300)
-    await run.lobby_clock.advance(300)
-    [row] = await run.bot.storage.list_tournaments(world.guild.id)
-    tid = row.tournament_id
-    await fake.wait_until(lambda: run.director(tid) is not None, what="the director to start")
-    return tid
+    await run.register((world.alice, world.bob), lobby)
+    return await run.started(world.guild.id)
 
 
 async def test_a_sit_and_go_plays_in_a_table_channel_across_a_crash_which_goes_when_it_ends(
@@ -198,15 +190,8 @@ async def test_a_multi_table_tournament_in_channels_moves_members_with_a_mention
         preset="hyper", max_entries=6, seats=4, start="in 5m", tables="channel",
     )  # fmt: skip
     await created.wait_answered()
-    for member in members:
-        registered = await fake.slash(member, lobby, "tournament register")
-        await registered.wait_answered()
-        assert registered.errors == []
-    fake.clock.advance(300)
-    await run.lobby_clock.advance(300)
-    [row] = await run.bot.storage.list_tournaments(world.guild.id)
-    tid = row.tournament_id
-    await fake.wait_until(lambda: run.director(tid) is not None, what="the start")
+    await run.register(members, lobby)
+    tid = await run.started(world.guild.id)
     director = run.director(tid)
     assert director is not None
     await fake.wait_until(lambda: len(director.tables) == 2, what="both tables")
