@@ -1145,6 +1145,29 @@ class Storage:
             guild=_tournament_guild(tournament_id),
         )
 
+    async def refund_tournament_payment(
+        self,
+        tournament_id: int,
+        member_id: int | str,
+        kind: tournaments.EntryPayment,
+        number: int,
+        *,
+        key: str,
+    ) -> tournaments.Registration:
+        """Undo a running tournament's entry's ``number``-th rebuy or add-on, its latest of
+        that kind (:class:`~storage.tournaments.NoSuchPayment` otherwise): ``buy_in + fee``
+        back from the pool to the wallet (a bot's to the house), the entry's count lowered."""
+        player = tournaments.require_player(member_id)
+        payment = tournaments.EntryPayment(kind)
+        return await self._operate(
+            "refund_tournament_payment",
+            key,
+            {"tournament_id": tournament_id, "player": player, "kind": payment, "number": number},
+            tournaments.Registration,
+            lambda work: tournaments.refund_payment(work, tournament_id, player, payment, number),
+            guild=_tournament_guild(tournament_id),
+        )
+
     async def start_tournament(
         self, tournament_id: int, *, bots: Sequence[str] = (), key: str | None = None
     ) -> tuple[tournaments.TournamentEntry, ...]:

@@ -702,6 +702,57 @@ def pay_entry(
     )
 
 
+class NoSuchPayment(TournamentError):
+    """A refund of a rebuy or add-on that is not the entry's latest of its kind."""
+
+    def __init__(self, tournament_id: int, player: Player, payment: EntryPayment, number: int):
+        super().__init__(
+            f"{player!r} has no {payment.value} number {number} to refund in tournament "
+            f"{tournament_id}."
+        )
+        self.tournament_id = tournament_id
+        self.player = player
+        self.payment = payment
+        self.number = number
+
+
+def refund_payment(
+    work: Work, tournament_id: int, player: Player, payment: EntryPayment, number: int
+) -> Registration:
+    """Undo the ``number``-th rebuy or add-on of a running tournament's entry (its latest of
+    that kind): ``buy_in + fee`` goes back from the pool to the wallet (a bot's to the house)
+    and the entry's count, ``paid_in`` and ``fees_paid`` drop with it, so the prize pool is
+    what the director's engine sold. For a payment a crash kept from the engine's saved state
+    that the engine can no longer take. A re-entry is never undone here (it is in the field)."""
+    row = _tournament(work.tx, tournament_id)
+    _refer(work, row, None, f"refund {payment.value} {number} of {player}")
+    _require_status(row, (TournamentStatus.RUNNING,), "running")
+    if payment is EntryPayment.RE_ENTRY:
+        raise InvalidArgument("A re-entry is in the field: it is not refunded on its own.")
+    entry = _find_entry(work.tx, tournament_id, player)
+    if entry is None:
+        raise NotRegistered(tournament_id, player)
+    column, _kind = _PAYMENT_COLUMNS[payment]
+    count = entry.rebuys if payment is EntryPayment.REBUY else entry.add_ons
+    if not _whole(number) or number != count or number < 1:
+        raise NoSuchPayment(tournament_id, player, payment, number)
+    destination, user_id = _source(work, row.guild_id, player)
+    pool = _pool_account(work.tx, tournament_id)
+    _pool_left, balance = work.transfer(
+        row.guild_id, pool, destination, row.cost, LedgerKind.REFUND
+    )
+    work.tx.execute(
+        f"UPDATE tournament_entries SET {column} = {column} - 1, paid_in = paid_in - ?, "
+        "fees_paid = fees_paid - ? WHERE entry_id = ?",
+        (row.buy_in, row.fee, entry.entry_id),
+    )
+    return Registration(
+        _tournament(work.tx, tournament_id),
+        _read_entry(work.tx, entry.entry_id),
+        None if user_id is None else balance,
+    )
+
+
 def start(work: Work, tournament_id: int, bots: Sequence[str]) -> tuple[TournamentEntry, ...]:
     """Freeze the field (after seating ``bots``, house-paid) and mark the tournament running."""
     row = _tournament(work.tx, tournament_id)

@@ -31,7 +31,7 @@ from bot.holdem.seating import BotBrain, BotFactory, Seat
 from bot.holdem.settings import HoldemSettings
 from bot.tables.clock import Callback, Scheduler, TimerHandle
 from bot.tables.presenter import Presenter
-from bot.tournament import late
+from bot.tournament import late, reconcile
 from bot.tournament.bust_rebuys import REBUY_WINDOW_SECONDS, BustRebuyDesk
 from bot.tournament.deals import MAX_DEAL_PLAYERS, DealKind, DealOffer, deal_offer
 from bot.tournament.errors import TournamentRefusal
@@ -138,11 +138,15 @@ class TournamentDirector:
     async def open(self) -> None:
         """Build a host for every table of the engine's seating and start dealing."""
         async with self._lock:
+            # Rebuys and add-ons paid just before a crash, the save not made: apply or refund.
+            entries = await self.storage.tournament_entries(self.tournament_id)
+            events, settled = await reconcile.settle_payments(self, entries)
             for table_no in sorted(self.engine.seating.tables):
                 await self._open_table(table_no)
-            await self._save()
+            for told in settled:
+                await self._news(told)
+            await self._apply(events)  # saves, tells and syncs; the tournament message
             self._schedule_tick()
-            await self._news(ClockChanged(self.view()))
             self.bust_rebuys.resume()
         for table in list(self.tables.values()):
             await table.kick()
@@ -320,7 +324,7 @@ class TournamentDirector:
         async with self._lock:
             entry = self.engine.entry_of(player)
             number = entry.number if entry is not None else 0
-            count = _bought(self.engine, player, payment)
+            count = reconcile.bought(self.engine, player, payment)
             if not _may_buy(self.engine, number, payment):
                 raise TournamentRefusal(_NOT_NOW[payment])
             key = f"tournament:{self.tournament_id}:{player}:{payment.value}:{count + 1}"
@@ -479,14 +483,6 @@ _NOT_NOW = {
     "between your hands, during the rebuy levels.",
     EntryPayment.ADD_ON: "No add-on now: it is sold once, during the add-on break.",
 }
-
-
-def _bought(engine: Tournament, player: str, payment: EntryPayment) -> int:
-    """How many rebuys or add-ons the player has bought so far."""
-    mine = [e for e in engine.entries.values() if e.player == player]
-    if payment is EntryPayment.REBUY:
-        return sum(e.rebuys for e in mine)
-    return sum(e.add_ons for e in mine)
 
 
 def _may_buy(engine: Tournament, entry: int, payment: EntryPayment) -> bool:

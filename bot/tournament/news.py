@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.tournament.late import LateEntry, LateRegistration, late_registration
 from bot.tournament.memory import user_of
+from bot.tournament.reconcile import PaymentSettled
 from engine.tournament.seating import SeatReason
 from engine.tournament.tournament import Phase, Tournament
 
@@ -110,7 +111,13 @@ class RebuyOffered:
 
 
 TournamentNews = (
-    ClockChanged | PlayerMoved | PlayerBusted | TournamentOver | LateEntry | RebuyOffered
+    ClockChanged
+    | PlayerMoved
+    | PlayerBusted
+    | TournamentOver
+    | LateEntry
+    | RebuyOffered
+    | PaymentSettled
 )
 
 

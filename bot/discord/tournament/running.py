@@ -44,6 +44,7 @@ from bot.tournament.news import (
     TournamentNews,
     TournamentOver,
 )
+from bot.tournament.reconcile import PaymentSettled
 from bot.tournament.table import TournamentTable
 from engine.tournament.seating import SeatReason
 from storage.tournaments import EntryPayment, TournamentRow
@@ -130,6 +131,8 @@ class ThreadFront:
                 )
             case RebuyOffered():
                 await self._offer_rebuy(news)
+            case PaymentSettled(user_id=user_id):
+                await self._post(self.row.channel_id, f"<@{user_id}> {news.line}")
             case PlayerBusted(name=name, user_id=user_id, place=place):
                 await self._close_offer(user_id, f"The rebuy offer ended: {ordinal(place)}.")
                 await self._post(self.row.channel_id, f"{name} finishes {ordinal(place)}.")
