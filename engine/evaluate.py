@@ -143,16 +143,7 @@ def evaluate_distinct(cards: Sequence[Card]) -> HandValue:
     and board dealt from one checked deck: the same value without the duplicate check, which
     costs about as much as phevaluator's own work (the Hold'em engine evaluates every hand
     that reaches a showdown)."""
-    n = len(cards)
-    if n == 7:
-        rank: int = _evaluate_7(*cards)
-    elif n == 6:
-        rank = _evaluate_6(*cards)
-    elif n == 5:
-        rank = _evaluate_5(*cards)
-    else:
-        raise MalformedInputError(f"a hand is 5 to 7 cards, not {n}")
-    return _VALUES[rank]
+    return _VALUES[_unchecked_rank(cards)]
 
 
 def evaluate_holes(holes: Sequence[tuple[Card, Card]], board: Sequence[Card]) -> list[HandValue]:
@@ -169,6 +160,14 @@ def evaluate_holes(holes: Sequence[tuple[Card, Card]], board: Sequence[Card]) ->
 
 def rank_of(cards: Sequence[Card]) -> int:
     """phevaluator's raw rank of 5-7 cards (1 = royal flush ... 7462; smaller is stronger)."""
+    rank = _unchecked_rank(cards)
+    if len(set(cards)) != len(cards):
+        raise MalformedInputError("a hand cannot hold the same card twice")
+    return rank
+
+
+def _unchecked_rank(cards: Sequence[Card]) -> int:
+    """``rank_of`` without the duplicate check."""
     n = len(cards)
     if n == 7:
         rank: int = _evaluate_7(*cards)
@@ -178,8 +177,6 @@ def rank_of(cards: Sequence[Card]) -> int:
         rank = _evaluate_5(*cards)
     else:
         raise MalformedInputError(f"a hand is 5 to 7 cards, not {n}")
-    if len(set(cards)) != n:
-        raise MalformedInputError("a hand cannot hold the same card twice")
     return rank
 
 
