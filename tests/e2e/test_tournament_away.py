@@ -21,19 +21,12 @@ async def test_a_member_who_leaves_a_tournament_table_is_told_so_and_blinded_awa
         preset="hyper", max_entries=4, seats=4, start="in 5m", bots=True,
     )  # fmt: skip
     await created.wait_answered()
-    for member in (world.alice, world.bob):
-        registered = await fake_discord.slash(member, world.channel, "tournament register")
-        await registered.wait_answered()
+    await run.register((world.alice, world.bob), world.channel)
     wallet = await storage.balance(world.guild.id, world.alice.id)
-    fake_discord.clock.advance(300)
-    await run.lobby_clock.advance(300)
-    [row] = await storage.list_tournaments(world.guild.id)
-    await fake_discord.wait_until(
-        lambda: (found := run.director(row.tournament_id)) is not None and bool(found.tables),
-        what="the table to open",
-    )
-    director = run.director(row.tournament_id)
+    tid = await run.started(world.guild.id)
+    director = run.director(tid)
     assert director is not None
+    await fake_discord.wait_until(lambda: bool(director.tables), what="the table to open")
     [table] = director.tables.values()
     thread = fake_discord.channels[table.channel_id]
 
@@ -52,11 +45,11 @@ async def test_a_member_who_leaves_a_tournament_table_is_told_so_and_blinded_awa
     assert left.startswith("You left your tournament seat: it stays dealt in")
     assert "wallet" not in left
     assert table.seat_of(world.alice.id) is not None
-    kept_before = len(await storage.tournament_hands(row.tournament_id))
+    kept_before = len(await storage.tournament_hands(tid))
 
     # Bob plays on alone for a few turns: Alice's seat is dealt in and pays its blinds.
-    await play_out(run, row.tournament_id, [world.bob], clicks_at_most=6)
-    later = (await storage.tournament_hands(row.tournament_id))[kept_before + 1 :]
+    await play_out(run, tid, [world.bob], clicks_at_most=6)
+    later = (await storage.tournament_hands(tid))[kept_before + 1 :]
     assert len(later) >= 2 and all(str(world.alice.id) in hand.phh for hand in later)
     [entry] = [e for e in director.engine.alive if e.player == player_key(world.alice.id, None)]
     assert 0 < entry.stack < director.engine.structure.starting_stack

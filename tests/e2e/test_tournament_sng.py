@@ -161,23 +161,15 @@ async def test_a_sit_and_go_of_two_members_and_bots_plays_in_a_thread_and_pays_t
         preset="hyper", max_entries=4, seats=4, start="in 5m", bots=True,
     )  # fmt: skip
     await created.wait_answered()
-    for member in (world.alice, world.bob):
-        registered = await fake_discord.slash(member, world.channel, "tournament register")
-        await registered.wait_answered()
-        assert registered.errors == []
+    await run.register((world.alice, world.bob), world.channel)
     wallets = {m.id: await storage.balance(world.guild.id, m.id) for m in (world.alice, world.bob)}
-    fake_discord.clock.advance(300)
-    await run.lobby_clock.advance(300)
-    [row] = await storage.list_tournaments(world.guild.id)
-    await fake_discord.wait_until(
-        lambda: run.director(row.tournament_id) is not None, what="the director to start"
-    )
-    assert await play_out(run, row.tournament_id, [world.alice, world.bob]) > 0
+    tid = await run.started(world.guild.id)
+    assert await play_out(run, tid, [world.alice, world.bob]) > 0
 
     threads = [c for c in fake_discord.channels.values() if c.parent_id == world.channel.id]
     assert len(threads) == 1, "one table, one thread"
     assert any("holdem-table.png" in m.filenames for m in fake_discord.channel_messages(threads[0]))
-    entries = await storage.tournament_entries(row.tournament_id)
+    entries = await storage.tournament_entries(tid)
     assert sorted(e.place or 0 for e in entries)[0] == 1
     assert sum(e.prize for e in entries) == 4 * 100
     for member in (world.alice, world.bob):
