@@ -1328,6 +1328,15 @@ class Storage:
         """Every thread or channel the tournament's tables ever had, by table number."""
         return await self._read(lambda tx: tournament_messages.read_table_homes(tx, tournament_id))
 
+    async def leftover_tournament_channels(
+        self, *, shards: Shards | None = None
+    ) -> list[tournament_messages.TableHomeRow]:
+        """Table channels of ended tournaments (of the guilds on ``shards``, by default the
+        storage's own) whose deletion a crash or a stop cut short."""
+        shards = shards or self.shards
+        owns = None if shards is None else shards.owns
+        return await self._read(lambda tx: tournament_messages.read_leftover_channels(tx, owns))
+
     async def record_tournament_hand(
         self, tournament_id: int, table_no: int, hand_no: int, *, level: int, phh: str
     ) -> bool:

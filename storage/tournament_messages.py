@@ -4,13 +4,14 @@ restart edits the same message and reuses the same table homes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from storage.backend import Transaction
 from storage.errors import InvalidArgument
 from storage.ledger import Work
-from storage.tournaments import UnknownTournament
+from storage.tournaments import TournamentStatus, UnknownTournament
 
 
 class TableHomeKind(StrEnum):
@@ -142,4 +143,27 @@ def read_table_homes(tx: Transaction, tournament_id: int) -> list[TableHomeRow]:
             tournament_id, int(table_no), int(channel_id), TableHomeKind(kind), removed is not None
         )
         for table_no, channel_id, kind, removed in rows
+    ]
+
+
+def read_leftover_channels(
+    tx: Transaction, owns: Callable[[int], bool] | None = None
+) -> list[TableHomeRow]:
+    """Table channels of finished or cancelled tournaments not yet deleted (a crash or a stop
+    came between the tournament's end and the deletion), of the guilds ``owns`` accepts."""
+    rows = tx.all(
+        "SELECT h.tournament_id, t.guild_id, h.table_no, h.channel_id "
+        "FROM tournament_table_homes h JOIN tournaments t ON t.tournament_id = h.tournament_id "
+        "WHERE h.kind = ? AND h.removed_at IS NULL AND t.status IN (?, ?) "
+        "ORDER BY h.tournament_id, h.table_no",
+        (
+            TableHomeKind.CHANNEL.value,
+            TournamentStatus.FINISHED.value,
+            TournamentStatus.CANCELLED.value,
+        ),
+    )
+    return [
+        TableHomeRow(int(tid), int(table_no), int(channel_id), TableHomeKind.CHANNEL, False)
+        for tid, guild_id, table_no, channel_id in rows
+        if owns is None or owns(int(guild_id))
     ]

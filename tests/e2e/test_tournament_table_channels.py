@@ -112,6 +112,36 @@ async def test_a_sit_and_go_plays_in_a_table_channel_across_a_crash_which_goes_w
     assert (await again.bot.storage.check()).ok
 
 
+async def test_a_table_channel_left_by_a_crash_after_the_end_is_deleted_at_the_next_start(
+    fake_discord: FakeDiscord, start_bot: StartBot, world: World
+) -> None:
+    fake = fake_discord
+    world.guild.bot_permissions |= Permission.MANAGE_CHANNELS
+    run = await start(fake, start_bot)
+    made = await fake.slash(world.admin, world.channel, "tournament create", **SIT_AND_GO)
+    await made.wait_answered()
+    [row] = await run.bot.storage.list_tournaments(world.guild.id)
+    tid = row.tournament_id
+    # What a crash in the minute a table channel lingers leaves: the tournament over, its
+    # channel still there and not marked removed.
+    channel = fake.create_channel(world.guild, channel_name(tid, 1))
+    storage = run.bot.storage
+    await storage.remember_tournament_table_home(tid, 1, channel.id, TableHomeKind.CHANNEL)
+    await storage.cancel_tournament(tid, reason="test", key="test-cancel")
+    await run.bot.close()
+
+    again = await start(fake, start_bot)
+
+    await fake.wait_until(lambda: channel in fake.deleted_channels, what="the deletion")
+
+    async def marked_removed() -> bool:
+        return await again.bot.storage.leftover_tournament_channels() == []
+
+    await eventually(marked_removed, "the home marked removed")
+    homes = await again.bot.storage.tournament_table_homes(tid)
+    assert homes == [TableHomeRow(tid, 1, channel.id, TableHomeKind.CHANNEL, removed=True)]
+
+
 async def test_tables_in_channels_without_manage_channels_are_refused_in_one_line(
     fake_discord: FakeDiscord, start_bot: StartBot, world: World
 ) -> None:

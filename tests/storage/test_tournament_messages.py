@@ -11,6 +11,7 @@ import pytest
 
 from storage.errors import InvalidArgument
 from storage.settings import EconomySettings
+from storage.shards import Shards
 from storage.store import Storage
 from storage.tournament_messages import MessageRef, TableHomeKind, TableHomeRow, TournamentFront
 from storage.tournaments import UnknownTournament
@@ -68,6 +69,26 @@ async def test_a_table_home_is_removed_once(storage: Storage) -> None:
     assert await storage.mark_tournament_table_home_removed(tournament, 1)
     assert not await storage.mark_tournament_table_home_removed(tournament, 1)
     assert not await storage.mark_tournament_table_home_removed(tournament, 5)
+
+
+async def test_only_an_ended_tournaments_undeleted_table_channels_are_left_over(
+    storage: Storage,
+) -> None:
+    tournament = await sit_and_go(storage)
+    await storage.remember_tournament_table_home(tournament, 1, 8_001, TableHomeKind.CHANNEL)
+    await storage.remember_tournament_table_home(tournament, 2, 8_002, TableHomeKind.CHANNEL)
+    await storage.remember_tournament_table_home(tournament, 3, 8_003, TableHomeKind.THREAD)
+    await storage.mark_tournament_table_home_removed(tournament, 2)
+    assert await storage.leftover_tournament_channels() == []  # still registering
+
+    await storage.cancel_tournament(tournament, reason="test", key="cancel-1")
+
+    left = [TableHomeRow(tournament, 1, 8_001, TableHomeKind.CHANNEL, removed=False)]
+    assert await storage.leftover_tournament_channels() == left
+    elsewhere = Shards.of([1], 2)  # guild 42 is on shard 0 of 2
+    assert await storage.leftover_tournament_channels(shards=elsewhere) == []
+    await storage.mark_tournament_table_home_removed(tournament, 1)
+    assert await storage.leftover_tournament_channels() == []
 
 
 REFUSED: dict[str, Callable[[Storage, int], Awaitable[object]]] = {

@@ -26,7 +26,7 @@ from bot.discord.holdem.presenter import TablePresenter
 from bot.discord.tournament.bust_rebuy import answered_text, bust_rebuy_text, bust_rebuy_view
 from bot.discord.tournament.clock_message import ClockMessage, ordinal
 from bot.discord.tournament.deal import NO_DEAL, deal_text, deal_view
-from bot.discord.tournament.table_homes import TableHomes
+from bot.discord.tournament.table_homes import TableHomes, sweep_ended
 from bot.holdem.bots import TABLE_BOTS
 from bot.holdem.seating import BotFactory
 from bot.holdem.settings import HoldemSettings
@@ -266,6 +266,9 @@ class DiscordTournaments:
         resumed = await self.directors.resume_all()
         if resumed:
             _log.info("resumed tournaments", extra={"tournaments": resumed})
+        swept = await sweep_ended(self.client)
+        if swept:
+            _log.info("deleted ended tournaments' table channels", extra={"channels": swept})
 
     def halt(self) -> None:
         self.scheduler.halt()

@@ -6,7 +6,8 @@ Each home is stored the moment it is made, so a restart (graceful or a crash, ev
 the tournament's next saved state) reuses it instead of making a second. A table channel is
 deleted ``CHANNEL_LINGER_SECONDS`` after its table closed (it broke, or the tournament is over),
 so its players can read the last hand; channels a restart kept from being deleted are deleted
-once the tournament's tables are open again. Threads stay, as a record of the table. Without
+once the tournament's tables are open again, or at startup if the tournament has ended
+(``sweep_ended``). Threads stay, as a record of the table. Without
 Manage Channels a table opens in a thread instead, and the tournament's channel is told why.
 """
 
@@ -146,19 +147,36 @@ class TableHomes:
         channel_id = self._channels.get(table_no)
         if channel_id is None:
             return
-        try:
-            await self.client.http.delete_channel(
-                channel_id, reason=f"Felt tournament #{self.row.tournament_id}: table closed"
-            )
-        except discord.NotFound:
-            pass  # deleted already, by someone
-        except discord.HTTPException:
-            _log.warning("could not delete a table channel", exc_info=True)
-            return
-        del self._channels[table_no]
-        await self.client.storage.mark_tournament_table_home_removed(
-            self.row.tournament_id, table_no
+        if await delete_table_channel(self.client, self.row.tournament_id, table_no, channel_id):
+            del self._channels[table_no]
+
+
+async def delete_table_channel(
+    client: FeltBot, tournament_id: int, table_no: int, channel_id: int
+) -> bool:
+    """Delete a closed table's channel and record it; False (logged) if Discord refused."""
+    try:
+        await client.http.delete_channel(
+            channel_id, reason=f"Felt tournament #{tournament_id}: table closed"
         )
+    except discord.NotFound:
+        pass  # deleted already, by someone
+    except discord.HTTPException:
+        _log.warning("could not delete a table channel", exc_info=True)
+        return False
+    await client.storage.mark_tournament_table_home_removed(tournament_id, table_no)
+    return True
+
+
+async def sweep_ended(client: FeltBot) -> int:
+    """At startup: delete the table channels of tournaments that ended before a crash or a
+    stop could delete them (a running tournament's are swept by its ``TableHomes``); how many."""
+    swept = 0
+    for home in await client.storage.leftover_tournament_channels():
+        swept += await delete_table_channel(
+            client, home.tournament_id, home.table_no, home.channel_id
+        )
+    return swept
 
 
 NEEDS_MANAGE_CHANNELS = (
