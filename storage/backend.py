@@ -8,6 +8,13 @@ another coroutine, and cannot hold the write lock across an ``await`` to Discord
 adapter lives in ``storage/sqlite.py``; the PostgreSQL adapter (``storage/postgres.py``)
 translates placeholders and runs the same functions.
 
+One function is portable too: ``felt_check(ok, code, detail)`` is true when ``ok`` is, and
+otherwise fails the statement, and so the transaction, with :class:`storage.errors.CheckFailed`
+(``code``, ``detail``), raised at the latest where the transaction commits. A write can then be
+sent "blind", each check computed by the database from its own rows, without reading first (see
+``storage/holdem.py``, settlement). PostgreSQL defines it in migration 0010; the SQLite adapter
+registers it on each connection.
+
 A write body locks its guild (:meth:`Transaction.lock_guild` or ``lock_guild_of``) before it
 reads anything: SQLite runs one write at a time anyway, while PostgreSQL lets writes to
 different guilds run at once and must order those to the same guild.

@@ -85,6 +85,17 @@ class DatabaseFailure(DatabaseProblem):
         self.detail = detail
 
 
+class CheckFailed(DatabaseFailure):
+    """A check the database ran failed: ``felt_check(ok, code, detail)`` met an ``ok`` that was
+    not true (see ``storage/backend.py``). The storage logic that wrote the check turns it into
+    the refusal ``code`` names; one that reaches a caller is a failure like any other."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"check {code} failed: {detail}" if detail else f"check {code} failed")
+        self.code = code
+        self.check_detail = detail
+
+
 class DatabaseReadOnly(DatabaseProblem):
     """The database can be read but not written (a read-only file, directory or mount)."""
 

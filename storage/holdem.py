@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from storage.backend import Answer, Transaction
+from storage.backend import Transaction
 from storage.errors import (
     AlreadySeated,
     AlreadySettled,
@@ -29,21 +29,20 @@ from storage.errors import (
     UnknownHand,
     UnknownTable,
 )
-from storage.ledger import GuildRow, Work, parse_time, require_amount, require_text
+from storage.holdem_settlement import bounty_changes
+from storage.ledger import Work, parse_time, require_amount, require_text
 from storage.models import (
     MAX_CHIPS,
     AccountKind,
     Bounty,
     CashOut,
     ClosedTable,
-    Game,
     HandRecord,
     HandSeat,
     HandStatus,
     LedgerKind,
     OccupiedSeat,
     SeatChange,
-    SeatResult,
     SettledHand,
     StartedHand,
     TableInfo,
@@ -51,11 +50,8 @@ from storage.models import (
     TableStatus,
     VoidedHand,
 )
-from storage.player_counts import add_holdem, check_counts
-from storage.stats import StatsLine, add_stats
 
 MAX_SEAT_NO = 99
-MAX_PHH_CHARS = 1_000_000
 MAX_NAME_CHARS = 100
 MAX_PERSONALITY_CHARS = 64
 """The longest bot personality text a seat keeps (the schema checks it too)."""
@@ -390,154 +386,6 @@ def _running_hand(work: Work, table_id: int, hand_id: int) -> list[_HandSeatRow]
     return [_HandSeatRow(int(r[0]), int(r[1]), int(r[2]), r[3], int(r[4])) for r in rows]
 
 
-@dataclass(frozen=True, slots=True)
-class SettlementReads:
-    """What settling a hand reads, asked for up front so that it reaches the server in one
-    trip with the guild lock and the replay check (:func:`ask_settlement`)."""
-
-    table: Answer
-    status: Answer
-    seats: Answer
-    guild: Answer
-
-
-def ask_settlement(tx: Transaction, table_id: int, hand_id: int) -> SettlementReads:
-    """Start the reads :func:`settle_hand` needs (the seats with their balances, and the
-    guild's house account and current season found through the table)."""
-    return SettlementReads(
-        tx.ask(
-            "SELECT guild_id, channel_id, status FROM poker_tables WHERE table_id = ?",
-            (table_id,),
-        ),
-        tx.ask("SELECT status FROM hands WHERE table_id = ? AND hand_id = ?", (table_id, hand_id)),
-        tx.ask(
-            "SELECT hs.seat_no, hs.seat_id, s.account_id, s.user_id, hs.start_stack, a.balance "
-            "FROM hand_seats hs JOIN seats s ON s.seat_id = hs.seat_id "
-            "JOIN accounts a ON a.account_id = s.account_id "
-            "WHERE hs.table_id = ? AND hs.hand_id = ? ORDER BY hs.seat_no",
-            (table_id, hand_id),
-        ),
-        tx.ask(
-            "SELECT t.guild_id, a.account_id, s.season_id, s.number FROM poker_tables t "
-            "JOIN accounts a ON a.guild_id = t.guild_id AND a.kind = 'house' "
-            "JOIN seasons s ON s.guild_id = t.guild_id AND s.ended_at IS NULL "
-            "WHERE t.table_id = ?",
-            (table_id,),
-        ),
-    )
-
-
-def _settling(
-    work: Work, table_id: int, hand_id: int, reads: SettlementReads
-) -> tuple[_Table, list[_HandSeatRow], dict[int, int]]:
-    """The table, the hand's seats and their accounts' balances, refused as
-    :func:`_running_hand` refuses."""
-    require_hand_id(hand_id)
-    found = reads.table.one()
-    if found is None:
-        raise UnknownTable(table_id)
-    table = _Table(table_id, int(found[0]), int(found[1]), TableStatus(found[2]))
-    status = reads.status.value()
-    if status is None:
-        raise UnknownHand(table_id, hand_id)
-    if status != HandStatus.IN_PROGRESS.value:
-        raise AlreadySettled(f"Hand #{hand_id}", str(status).replace("_", " "))
-    rows = reads.seats.all()
-    seats = [_HandSeatRow(int(r[0]), int(r[1]), int(r[2]), r[3], int(r[4])) for r in rows]
-    guild = reads.guild.one()
-    if guild is not None:
-        work.remember_guild(GuildRow(int(guild[0]), int(guild[1]), int(guild[2]), int(guild[3])))
-    return table, seats, {int(r[2]): int(r[5]) for r in rows}
-
-
-def settle_hand(
-    work: Work,
-    table_id: int,
-    hand_id: int,
-    final_stacks: Mapping[int, int],
-    *,
-    phh: str,
-    results: Mapping[int, SeatResult],
-    counts: Mapping[int, Mapping[str, int]] | None = None,
-    bounties: Sequence[Bounty] = (),
-    reads: SettlementReads | None = None,
-) -> SettledHand:
-    """Apply a finished hand: each seat's stack becomes its final stack, in one transaction.
-
-    ``counts`` are the hand's statistics by seat (``storage.player_counts``); the members' are
-    added to their running totals in the same transaction (bots keep none). ``bounties`` are
-    7-2 bounties won at the showdown: the final stacks are the stacks before them, and each
-    bounty moves in the same transaction, in ledger rows of its own after the hand's results.
-    ``reads`` are the reads :func:`ask_settlement` started (asked here when not given).
-
-    Refused when the hand is not in progress, when the final stacks name other seats than the
-    hand was dealt to, or when they do not add up to the starting stacks.
-
-    Every read happens first and every write is sent (:meth:`Transaction.send`), so on
-    PostgreSQL a settlement is one round trip for the lock and the reads and one for the
-    writes and the commit.
-    """
-    asked = reads if reads is not None else ask_settlement(work.tx, table_id, hand_id)
-    table, seats, balances = _settling(work, table_id, hand_id, asked)
-    work.guild_id, work.table_id, work.hand_id = table.guild_id, table_id, hand_id
-    require_text(phh, "The hand history", limit=MAX_PHH_CHARS)
-    _check_settlement(hand_id, seats, final_stacks, results)
-    counted = _checked_counts(seats, counts)
-    season_id = work.guild(table.guild_id).season_id
-    deltas: dict[int, int] = {}
-    lines: list[StatsLine] = []
-    updates: list[tuple[object, ...]] = []
-    for seat in seats:
-        final = final_stacks[seat.seat_no]
-        delta = final - seat.start_stack
-        deltas[seat.seat_no] = delta
-        if delta:
-            work.send_move(
-                table.guild_id,
-                seat.account_id,
-                balances[seat.account_id],
-                delta,
-                LedgerKind.HAND_RESULT,
-                seat.user_id,
-            )
-        result = results.get(seat.seat_no, SeatResult())
-        updates.append((final, int(result.won), result.pot_won, table_id, hand_id, seat.seat_no))
-        if seat.user_id is not None:
-            lines.append(
-                StatsLine(
-                    seat.user_id,
-                    delta,
-                    hands_played=1,
-                    hands_won=int(result.won),
-                    biggest_pot=result.pot_won if result.won else 0,
-                )
-            )
-    work.tx.executemany(
-        "UPDATE hand_seats SET final_stack = ?, won = ?, pot_won = ? "
-        "WHERE table_id = ? AND hand_id = ? AND seat_no = ?",
-        updates,
-    )
-    work.tx.send(
-        "UPDATE hands SET status = 'settled', ended_at = ?, phh = ?, season_id = ? "
-        "WHERE table_id = ? AND hand_id = ?",
-        (work.stamp, phh, season_id, table_id, hand_id),
-    )
-    add_stats(work, table.guild_id, season_id, Game.HOLDEM, lines)
-    add_holdem(work, table.guild_id, season_id, counted)
-    stacks = dict(final_stacks)
-    if bounties:
-        accounts = {seat.seat_no: (seat.account_id, seat.user_id) for seat in seats}
-        for seat_no, change in _move_bounties(work, table.guild_id, accounts, stacks, bounties):
-            stacks[seat_no] += change
-            deltas[seat_no] += change
-        work.tx.executemany(
-            "UPDATE hand_seats SET final_stack = ? WHERE table_id = ? AND hand_id = ? "
-            "AND seat_no = ?",
-            [(stacks[n], table_id, hand_id, n) for n in sorted(stacks)],
-        )
-    return SettledHand(table_id, hand_id, dict(sorted(stacks.items())), deltas)
-
-
 def _move_bounties(
     work: Work,
     guild_id: int,
@@ -546,27 +394,10 @@ def _move_bounties(
     bounties: Sequence[Bounty],
 ) -> list[tuple[int, int]]:
     """Check and move ``bounties`` between seat escrows; ``(seat, change)`` for each seat."""
-    change: dict[int, int] = {}
-    for bounty in bounties:
-        if not isinstance(bounty, Bounty):
-            raise InvalidSettlement("Bounties must be Bounty values.")
-        if bounty.payer not in accounts or bounty.winner not in accounts:
-            raise InvalidSettlement("A bounty names a seat that was not in the hand.")
-        if bounty.payer == bounty.winner:
-            raise InvalidSettlement("A bounty winner does not pay themselves.")
-        require_amount(bounty.amount, what="bounty")
-        change[bounty.payer] = change.get(bounty.payer, 0) - bounty.amount
-        change[bounty.winner] = change.get(bounty.winner, 0) + bounty.amount
-    for seat_no, amount in change.items():
-        if stacks[seat_no] + amount < 0:
-            raise InvalidSettlement(f"Seat {seat_no} cannot pay more bounty than it holds.")
-    moved = []
-    # Payers first, so no escrow is ever credited chips that are not yet debited elsewhere.
-    for seat_no, amount in sorted(change.items(), key=lambda item: item[1]):
-        if amount:
-            account_id, user_id = accounts[seat_no]
-            work.move(guild_id, account_id, amount, LedgerKind.HAND_RESULT, user_id)
-            moved.append((seat_no, amount))
+    moved = bounty_changes(accounts, stacks, bounties)
+    for seat_no, amount in moved:
+        account_id, user_id = accounts[seat_no]
+        work.move(guild_id, account_id, amount, LedgerKind.HAND_RESULT, user_id)
     return moved
 
 
@@ -605,52 +436,6 @@ def pay_bounty(work: Work, table_id: int, hand_id: int, bounties: Sequence[Bount
     deltas = dict(moved)
     after = {n: stacks[n] + deltas.get(n, 0) for n in sorted(stacks)}
     return SettledHand(table_id, hand_id, after, deltas)
-
-
-def _check_settlement(
-    hand_id: int,
-    seats: Sequence[_HandSeatRow],
-    final_stacks: Mapping[int, int],
-    results: Mapping[int, SeatResult],
-) -> None:
-    """Refuse final stacks for other seats than were dealt in, or that do not add up."""
-    if not isinstance(final_stacks, Mapping) or set(final_stacks) != {s.seat_no for s in seats}:
-        dealt = ", ".join(str(s.seat_no) for s in seats)
-        raise InvalidSettlement(
-            f"Hand #{hand_id} was dealt to seats {dealt}; the final stacks must name exactly those."
-        )
-    for stack in final_stacks.values():
-        require_amount(stack, what="final stack", allow_zero=True)
-    started = sum(seat.start_stack for seat in seats)
-    finished = sum(final_stacks.values())
-    if finished != started:
-        raise InvalidSettlement(
-            f"Hand #{hand_id} started with {started:,} chips but the final stacks add up to "
-            f"{finished:,}."
-        )
-    if not isinstance(results, Mapping) or not set(results) <= set(final_stacks):
-        raise InvalidSettlement("Seat results name a seat that was not in the hand.")
-    for result in results.values():
-        if not isinstance(result, SeatResult):
-            raise InvalidSettlement("Seat results must be SeatResult values.")
-        require_amount(result.pot_won, what="pot won", allow_zero=True)
-        if result.pot_won > started:
-            raise InvalidSettlement("A pot cannot be bigger than all the chips in the hand.")
-
-
-def _checked_counts(
-    seats: Sequence[_HandSeatRow], counts: Mapping[int, Mapping[str, int]] | None
-) -> list[tuple[int, tuple[int, ...]]]:
-    """The members' statistics rows, ``(user_id, row)``; refused for a seat not in the hand."""
-    if counts is None:
-        return []
-    if not isinstance(counts, Mapping) or not set(counts) <= {s.seat_no for s in seats}:
-        raise InvalidSettlement("Statistics name a seat that was not in the hand.")
-    return [
-        (seat.user_id, check_counts(Game.HOLDEM, counts[seat.seat_no]))
-        for seat in seats
-        if seat.user_id is not None and seat.seat_no in counts
-    ]
 
 
 def void_hand(work: Work, table_id: int, hand_id: int, reason: str) -> VoidedHand:

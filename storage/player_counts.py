@@ -160,21 +160,24 @@ def check_counts(game: Game, counts: object) -> tuple[int, ...]:
     return tuple(row)
 
 
-def _upsert_sql(game: Game) -> str:
-    table, columns = TABLES[game], COLUMNS[game]
+def _merge_sql(game: Game) -> str:
+    """How a day's row takes one more hand's or round's counts (the upsert's conflict clause)."""
+    table = TABLES[game]
     merged = ", ".join(
         f"{name} = CASE WHEN excluded.{name} > {table}.{name} THEN excluded.{name} "
         f"ELSE {table}.{name} END"
         if name in MAXIMA
         else f"{name} = {table}.{name} + excluded.{name}"
-        for name in columns
+        for name in COLUMNS[game]
     )
+    return f"ON CONFLICT (season_id, user_id, day) DO UPDATE SET {merged}"
+
+
+def _upsert_sql(game: Game) -> str:
+    table, columns = TABLES[game], COLUMNS[game]
     names = ", ".join((*KEY_COLUMNS, *columns))
     marks = ", ".join("?" * (len(KEY_COLUMNS) + len(columns)))
-    return (
-        f"INSERT INTO {table} ({names}) VALUES ({marks}) "
-        f"ON CONFLICT (season_id, user_id, day) DO UPDATE SET {merged}"
-    )
+    return f"INSERT INTO {table} ({names}) VALUES ({marks}) {_merge_sql(game)}"
 
 
 _UPSERT = {game: _upsert_sql(game) for game in Game}
@@ -182,17 +185,35 @@ _UPSERT = {game: _upsert_sql(game) for game in Game}
 
 def add_holdem(
     work: Work,
-    guild_id: int,
-    season_id: int,
+    table_id: int,
+    hand_id: int,
     rows: Sequence[tuple[int, tuple[int, ...]]],
 ) -> None:
-    """Add one settled hand's counts, ``(user_id, row)`` each, to the day it settled on."""
-    if rows:
-        day = day_of(work.stamp)
-        work.tx.executemany(
-            _UPSERT[Game.HOLDEM],
-            [(season_id, guild_id, user_id, day, *row) for user_id, row in rows],
-        )
+    """Add one settled hand's counts, ``(seat_no, row)`` each, to the day it settled on: the
+    members' rows (a bot's seat keeps none), filed under the season the hand was settled in.
+    The database finds each seat's member and the hand's guild and season itself, so nothing
+    here was read first (call it after the hand is marked settled)."""
+    if not rows:
+        return
+    columns = COLUMNS[Game.HOLDEM]
+    width = 1 + len(columns)
+    values = ", ".join(["(" + ", ".join("?" * width) + ")"] * len(rows))
+    names = ", ".join((*KEY_COLUMNS, *columns))
+    picked = ", ".join(f"v.column{n}" for n in range(2, width + 1))
+    params: list[object] = [day_of(work.stamp)]
+    for seat_no, row in rows:
+        params.append(seat_no)
+        params.extend(row)
+    params.extend((table_id, hand_id))
+    work.tx.send(
+        f"INSERT INTO {TABLES[Game.HOLDEM]} ({names}) "
+        f"SELECT h.season_id, h.guild_id, s.user_id, ?, {picked} FROM (VALUES {values}) AS v "
+        "JOIN hands h ON h.table_id = ? AND h.hand_id = ? "
+        "JOIN hand_seats hs ON hs.table_id = h.table_id AND hs.hand_id = h.hand_id "
+        "AND hs.seat_no = v.column1 JOIN seats s ON s.seat_id = hs.seat_id "
+        f"WHERE s.user_id IS NOT NULL {_merge_sql(Game.HOLDEM)}",
+        params,
+    )
 
 
 # One round's (or every settled round's) Blackjack counts per member and day, from its rows.

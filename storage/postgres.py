@@ -51,6 +51,7 @@ from psycopg.adapt import Buffer, Loader
 
 from storage.backend import Answer, Params, Row, RowReader, Transaction, redact
 from storage.errors import (
+    CheckFailed,
     DatabaseBusy,
     DatabaseFailure,
     DatabaseNotFound,
@@ -251,9 +252,15 @@ class PostgresTransaction(RowReader):
         )
 
 
+CHECK_SQLSTATE = "FLT01"
+"""What ``felt_check`` raises (migration 0010): a check the storage logic asked for failed."""
+
+
 def _translate_error(error: psycopg.Error) -> StorageError:
     if isinstance(error, errors.LockNotAvailable | errors.QueryCanceled):
         return DatabaseBusy()
+    if error.sqlstate == CHECK_SQLSTATE:
+        return CheckFailed(error.diag.message_primary or "", error.diag.message_detail or "")
     diagnostic = error.diag.message_primary if isinstance(error, psycopg.DatabaseError) else None
     return DatabaseFailure(diagnostic or str(error).strip() or type(error).__name__)
 

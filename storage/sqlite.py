@@ -20,6 +20,7 @@ import functools
 import os
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +31,7 @@ import aiosqlite
 
 from storage.backend import Answer, Params, Row, RowReader, Transaction
 from storage.errors import (
+    CheckFailed,
     DatabaseBusy,
     DatabaseFailure,
     DatabaseNotFound,
@@ -174,7 +176,26 @@ class SqliteTransaction(RowReader):
         """Nothing to do: an ``INTEGER PRIMARY KEY`` always continues after the largest id."""
 
 
+_failed_checks = threading.local()
+"""The check that failed last on this thread: sqlite3 turns an exception raised in a function
+into a bare ``OperationalError``, so :func:`_felt_check` leaves its reason here for
+:func:`_translate` (a transaction runs on one thread from its statement to its translation)."""
+
+
+def _felt_check(ok: object, code: object, detail: object) -> int:
+    """SQLite's ``felt_check(ok, code, detail)`` (see ``storage/backend.py``)."""
+    if ok is None or not ok:
+        _failed_checks.last = CheckFailed(str(code), "" if detail is None else str(detail))
+        raise ValueError(code)
+    return 1
+
+
 def _translate(error: sqlite3.Error) -> StorageError:
+    failed: CheckFailed | None = getattr(_failed_checks, "last", None)
+    if failed is not None:
+        _failed_checks.last = None
+        if isinstance(error, sqlite3.OperationalError):
+            return failed
     text = str(error)
     if isinstance(error, sqlite3.OperationalError) and "locked" in text:
         return DatabaseBusy()
@@ -185,6 +206,7 @@ def _run_transaction(
     connection: sqlite3.Connection, begin: str, body: Callable[[Transaction], R]
 ) -> R:
     """Run ``body`` between ``begin`` and COMMIT on the worker thread; roll back on any error."""
+    _failed_checks.last = None
     try:
         connection.execute(begin)
     except sqlite3.Error as error:
@@ -273,6 +295,7 @@ def _configure(
 ) -> None:
     connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
     connection.execute("PRAGMA foreign_keys = ON")
+    connection.create_function("felt_check", 3, _felt_check)
     if writer:
         mode = connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":

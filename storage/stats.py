@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from storage.backend import Transaction
@@ -34,6 +35,46 @@ class StatsLine:
     biggest_pot: int = 0
 
 
+_STATS_ROW = (
+    "season_id, guild_id, user_id, game, hands_played, hands_won, rounds_played, blackjacks, "
+    "net, biggest_pot"
+)
+_STATS_MERGE = (
+    "ON CONFLICT (season_id, user_id, game) DO UPDATE SET "
+    "hands_played = member_stats.hands_played + excluded.hands_played, "
+    "hands_won = member_stats.hands_won + excluded.hands_won, "
+    "rounds_played = member_stats.rounds_played + excluded.rounds_played, "
+    "blackjacks = member_stats.blackjacks + excluded.blackjacks, "
+    "net = member_stats.net + excluded.net, "
+    "biggest_pot = CASE WHEN excluded.biggest_pot > member_stats.biggest_pot "
+    "THEN excluded.biggest_pot ELSE member_stats.biggest_pot END"
+)
+
+
+def add_hand_stats(
+    work: Work, table_id: int, hand_id: int, seats: Sequence[tuple[int, int, int, int]]
+) -> None:
+    """Fold a settled hand into its members' Hold'em stats, one ``(seat_no, won, net,
+    biggest_pot)`` per seat: the database finds each seat's member (a bot's seat keeps none)
+    and the hand's guild and season itself (call it after the hand is marked settled)."""
+    if not seats:
+        return
+    values = ", ".join(["(?, ?, ?, ?)"] * len(seats))
+    params: list[object] = [Game.HOLDEM.value]
+    for row in seats:
+        params.extend(row)
+    params.extend((table_id, hand_id))
+    work.tx.send(
+        f"INSERT INTO member_stats ({_STATS_ROW}) "
+        "SELECT h.season_id, h.guild_id, s.user_id, ?, 1, v.column2, 0, 0, v.column3, v.column4 "
+        f"FROM (VALUES {values}) AS v JOIN hands h ON h.table_id = ? AND h.hand_id = ? "
+        "JOIN hand_seats hs ON hs.table_id = h.table_id AND hs.hand_id = h.hand_id "
+        "AND hs.seat_no = v.column1 JOIN seats s ON s.seat_id = hs.seat_id "
+        "WHERE s.user_id IS NOT NULL " + _STATS_MERGE,
+        params,
+    )
+
+
 def add_stats(
     work: Work, guild_id: int, season_id: int, game: Game, lines: list[StatsLine]
 ) -> None:
@@ -41,16 +82,8 @@ def add_stats(
     if not lines:
         return
     work.tx.executemany(
-        "INSERT INTO member_stats (season_id, guild_id, user_id, game, hands_played, hands_won, "
-        "rounds_played, blackjacks, net, biggest_pot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (season_id, user_id, game) DO UPDATE SET "
-        "hands_played = member_stats.hands_played + excluded.hands_played, "
-        "hands_won = member_stats.hands_won + excluded.hands_won, "
-        "rounds_played = member_stats.rounds_played + excluded.rounds_played, "
-        "blackjacks = member_stats.blackjacks + excluded.blackjacks, "
-        "net = member_stats.net + excluded.net, "
-        "biggest_pot = CASE WHEN excluded.biggest_pot > member_stats.biggest_pot "
-        "THEN excluded.biggest_pot ELSE member_stats.biggest_pot END",
+        f"INSERT INTO member_stats ({_STATS_ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        + _STATS_MERGE,
         [
             (
                 season_id,

@@ -50,7 +50,14 @@ from storage import (
 )
 from storage.backend import Backend, Transaction
 from storage.check import run_check
-from storage.errors import DatabaseProblem, InvalidArgument, InvalidSettlement, UnknownAccount
+from storage.errors import (
+    CheckFailed,
+    DatabaseProblem,
+    InvalidArgument,
+    InvalidSettlement,
+    StorageError,
+    UnknownAccount,
+)
 from storage.export import (
     last_entry_id,
     ledger_header,
@@ -58,6 +65,15 @@ from storage.export import (
     read_ledger,
     write_sessions,
 )
+from storage.holdem_settlement import (
+    RETRY_CHECKS,
+    SettlementPlan,
+    ask_dealt,
+    plan_settlement,
+    read_dealt,
+    write_settlement,
+)
+from storage.holdem_settlement import refusal as settlement_refusal
 from storage.ledger import Work, replayed, require_id, require_key, stored_result
 from storage.trainer import DecisionGrades
 
@@ -142,6 +158,15 @@ _URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 SQLITE_SCHEME = "sqlite://"
 DEFAULT_POOL_SIZE = 4
 """PostgreSQL connections per process (SQLite has one writer and one reader)."""
+
+MAX_DEALT_HANDS = 10_000
+"""Hands whose starting stacks a process keeps for settling them without reading (one per
+table in play, normally)."""
+
+
+class _Retry(Exception):
+    """A settlement planned without reading met a replayed key or a hand not as planned."""
+
 
 MAX_PAGE = 100
 EXPORT_BATCH = 2_000
@@ -250,6 +275,11 @@ class Storage:
         """The Discord shards this process runs, when it runs only some (see :meth:`open`)."""
         self.instance: instances.Instance | None = None
         """This process's lease (see :meth:`acquire_lease`): what it opens belongs to it."""
+        self._dealt: dict[tuple[int, int], Mapping[int, int]] = {}
+        """The starting stacks of the hands this process started and has not settled yet, by
+        ``(table_id, hand_id)``: fixed once a hand starts, so a settlement can be planned
+        without reading them (the database checks them as it writes; see
+        ``storage/holdem_settlement.py``)."""
 
     @classmethod
     async def open(
@@ -720,7 +750,7 @@ class Storage:
         Raises :class:`HandInProgress`, :class:`DuplicateHand`, :class:`StackMismatch`,
         :class:`EmptySeat`.
         """
-        return await self._operate(
+        started = await self._operate(
             "start_hand",
             key,
             {"table_id": table_id, "hand_id": hand_id, "stacks": _pairs(stacks)},
@@ -728,6 +758,11 @@ class Storage:
             lambda work: holdem.start_hand(work, table_id, hand_id, stacks),
             guild=_table_guild(table_id),
         )
+        if len(self._dealt) >= MAX_DEALT_HANDS:
+            # Hands abandoned by a crash of their table are never settled here: drop the oldest.
+            del self._dealt[next(iter(self._dealt))]
+        self._dealt[started.table_id, started.hand_id] = started.stacks
+        return started
 
     async def settle_hand(
         self,
@@ -762,25 +797,81 @@ class Storage:
             request["counts"] = _counts_text(counts)
         if bounties:
             request["bounties"] = [[b.payer, b.winner, b.amount] for b in bounties]
-        return await self._operate_asking(
-            "settle_hand",
-            key,
-            request,
-            SettledHand,
-            lambda tx: holdem.ask_settlement(tx, table_id, hand_id),
-            lambda work, reads: holdem.settle_hand(
-                work,
+        require_key(key)
+        holdem.require_hand_id(hand_id)
+        try:
+            print_ = codec.fingerprint("settle_hand", request)
+        except TypeError as error:
+            raise InvalidArgument(f"Unsupported argument for settle_hand: {error}") from error
+
+        def plan(dealt: Mapping[int, int]) -> SettlementPlan:
+            return plan_settlement(
                 table_id,
                 hand_id,
+                dealt,
                 final_stacks,
                 phh=phh,
                 results=seat_results,
                 counts=counts,
                 bounties=bounties,
-                reads=reads,
-            ),
-            guild=_table_guild(table_id),
-        )
+            )
+
+        try:
+            dealt = self._dealt.pop((table_id, hand_id), None)
+            blind = None
+            if dealt is not None:
+                with contextlib.suppress(StorageError):  # refused: the careful way says why
+                    blind = plan(dealt)
+            if blind is not None:
+                with contextlib.suppress(_Retry):
+                    return await self._settle_blind(blind, key, print_)
+            return await self._settle_careful(table_id, hand_id, plan, key, print_)
+        except CheckFailed as failed:
+            raise settlement_refusal(failed, table_id, hand_id) from None
+
+    async def _settle_blind(self, plan: SettlementPlan, key: str, print_: str) -> SettledHand:
+        """Write a settlement planned without reading, in one trip to the database; raise
+        :class:`_Retry` if the key was used before or the hand is not as planned."""
+        now = self._now()
+        lock = _table_guild(plan.table_id)
+
+        def run(tx: Transaction) -> SettledHand:
+            lock(tx)
+            write_settlement(self._work(tx, now), plan, "settle_hand", key, print_)
+            return plan.result
+
+        try:
+            return await self._backend.write(run)
+        except CheckFailed as failed:
+            if failed.code in RETRY_CHECKS:
+                raise _Retry() from failed
+            raise
+
+    async def _settle_careful(
+        self,
+        table_id: int,
+        hand_id: int,
+        plan: Callable[[Mapping[int, int]], SettlementPlan],
+        key: str,
+        print_: str,
+    ) -> SettledHand:
+        """Settle after reading the replay check and the hand's dealt seats (in one trip with
+        the lock), then write as :meth:`_settle_blind` does: two trips."""
+        now = self._now()
+        lock = _table_guild(table_id)
+
+        def run(tx: Transaction) -> SettledHand:
+            lock(tx)
+            replay = replayed(tx, "settle_hand", key, print_)
+            reads = ask_dealt(tx, table_id, hand_id)
+            stored = stored_result(replay, "settle_hand", key, print_)
+            if stored is not None:
+                return codec.loads(SettledHand, stored)
+            settlement = plan(read_dealt(reads, table_id, hand_id))
+            write_settlement(self._work(tx, now), settlement, "settle_hand", key, print_)
+            return settlement.result
+
+        return await self._backend.write(run)
 
     async def pay_bounty(
         self, table_id: int, hand_id: int, bounties: Sequence[Bounty], *, key: str
@@ -804,6 +895,7 @@ class Storage:
 
     async def void_hand(self, table_id: int, hand_id: int, *, reason: str, key: str) -> VoidedHand:
         """Cancel an unfinished hand: every seat keeps its starting stack."""
+        self._dealt.pop((table_id, hand_id), None)
         return await self._operate(
             "void_hand",
             key,

@@ -1,0 +1,3 @@
+-- felt_check(ok, code, detail), the check function that settlements use, is a SQLite function
+-- registered on each connection (storage/sqlite.py), not schema: this step only keeps the
+-- SQLite and PostgreSQL migrations numbered alike (PostgreSQL's 0010 creates the function).
