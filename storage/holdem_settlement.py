@@ -106,23 +106,35 @@ def write_settlement(work: Work, plan: SettlementPlan, name: str, key: str, prin
     ``print_``), its result stored with it; every statement is checked by the database, none
     waits for an answer. Call it with the table's guild locked."""
     tx, table_id, hand_id = work.tx, plan.table_id, plan.hand_id
-    tx.send(
-        "SELECT felt_check(COUNT(*) = 0, 'replayed', '') FROM operations WHERE op_key = ?", (key,)
-    )
-    tx.send(
-        "SELECT felt_check(MAX(h.status) = 'in_progress', CASE WHEN COUNT(t.table_id) = 0 "
-        "THEN 'unknown_table' WHEN MAX(h.status) IS NULL THEN 'unknown_hand' "
-        "ELSE 'already_settled' END, COALESCE(MAX(h.status), '')) FROM poker_tables t "
-        "LEFT JOIN hands h ON h.table_id = t.table_id AND h.hand_id = ? WHERE t.table_id = ?",
-        (hand_id, table_id),
-    )
     dealt = sorted(plan.dealt.items())
+    # One check, its reasons tested in order: a replayed key first (its stored result is the
+    # answer), then the table, the hand and its status, then the seats the plan assumed.
     tx.send(
-        "SELECT felt_check(COUNT(*) = ? AND SUM(CASE WHEN hs.start_stack = v.column2 THEN 1 "
-        "ELSE 0 END) = ?, 'stale', '') FROM hand_seats hs "
-        f"LEFT JOIN (VALUES {_marks(len(dealt), 2)}) AS v ON v.column1 = hs.seat_no "
-        "WHERE hs.table_id = ? AND hs.hand_id = ?",
-        (len(dealt), len(dealt), *_flat(dealt), table_id, hand_id),
+        "SELECT felt_check(c.code = 'ok', c.code, c.status) FROM (SELECT CASE "
+        "WHEN EXISTS (SELECT 1 FROM operations WHERE op_key = ?) THEN 'replayed' "
+        "WHEN NOT EXISTS (SELECT 1 FROM poker_tables WHERE table_id = ?) THEN 'unknown_table' "
+        "WHEN h.status IS NULL THEN 'unknown_hand' "
+        "WHEN h.status <> 'in_progress' THEN 'already_settled' "
+        "WHEN (SELECT COUNT(*) FROM hand_seats hs WHERE hs.table_id = ? AND hs.hand_id = ?) <> ? "
+        "OR (SELECT COUNT(*) FROM hand_seats hs "
+        f"JOIN (VALUES {_marks(len(dealt), 2)}) AS v "
+        "ON v.column1 = hs.seat_no AND v.column2 = hs.start_stack "
+        "WHERE hs.table_id = ? AND hs.hand_id = ?) <> ? THEN 'stale' "
+        "ELSE 'ok' END AS code, COALESCE(h.status, '') AS status "
+        "FROM (SELECT 1 AS one) AS k LEFT JOIN hands h ON h.table_id = ? AND h.hand_id = ?) AS c",
+        (
+            key,
+            table_id,
+            table_id,
+            hand_id,
+            len(dealt),
+            *_flat(dealt),
+            table_id,
+            hand_id,
+            len(dealt),
+            table_id,
+            hand_id,
+        ),
     )
     tx.send(
         "INSERT INTO operations (op_key, name, fingerprint, result, guild_id, table_id, hand_id, "
