@@ -15,7 +15,6 @@ from storage import codec
 from storage.backend import Answer, Transaction
 from storage.errors import (
     BalanceLimitExceeded,
-    DatabaseFailure,
     IdempotencyConflict,
     InsufficientChips,
     InvalidAmount,
@@ -115,8 +114,6 @@ class _Entry:
     kind: LedgerKind
     delta: int
     balance_after: int
-    sent: bool = False
-    """Moved by :meth:`Work.send_move`: its balance is checked when the ledger row is written."""
 
 
 class Work:
@@ -128,8 +125,6 @@ class Work:
         self.stamp = stamp(now)
         self.economy_defaults = economy
         self._entries: list[_Entry] = []
-        # Accounts moved by send_move, and the balance each should now hold.
-        self._expected: dict[int, int] = {}
         self._guilds: dict[int, GuildRow] = {}
         # What the operation row refers to; the body fills these in as it learns them.
         self.guild_id: int | None = None
@@ -170,10 +165,6 @@ class Work:
             result = GuildRow(guild_id, int(row[0]), int(row[1]), int(row[2]))
         self._guilds[guild_id] = result
         return result
-
-    def remember_guild(self, row: GuildRow) -> None:
-        """Use a guild row the body read itself (with its other reads, in one trip)."""
-        self._guilds[row.guild_id] = row
 
     def forget_guild(self, guild_id: int) -> None:
         """Drop the cached guild row (after a season change)."""
@@ -277,56 +268,8 @@ class Work:
                     "SELECT balance FROM accounts WHERE account_id = ?", (account_id,)
                 )
                 raise InsufficientChips(user_id, -delta, int(available or 0))
-        expected = self._expected.pop(account_id, None)
-        if expected is not None and int(balance) - delta != expected:
-            # The answer shows whether an earlier sent move of this account took effect.
-            raise DatabaseFailure(
-                f"account {account_id} held {int(balance) - delta:,} chips, not {expected:,}"
-            )
         self._entries.append(_Entry(guild_id, account_id, kind, delta, int(balance)))
         return int(balance)
-
-    def send_move(
-        self,
-        guild_id: int,
-        account_id: int,
-        balance: int,
-        delta: int,
-        kind: LedgerKind,
-        user_id: int | None = None,
-    ) -> int:
-        """:meth:`move` for a (non-house) account whose ``balance`` the body read after locking
-        its guild, sent without waiting for the answer; return the new balance.
-
-        The guards are checked against ``balance`` first (same refusals as :meth:`move`), and
-        the same guarded ``UPDATE`` is sent. Its ledger row, written by :meth:`record`, takes
-        the balance the account holds only if it is the one expected: were the guard ever to
-        refuse on the server, the row could not be written and the transaction would fail, so
-        no move is ever skipped silently. An account moves this way once per operation (a
-        later :meth:`move` of it checks the sent move took effect).
-        """
-        if delta == 0:
-            raise ValueError("a ledger row must move chips")
-        if account_id in self._expected:
-            raise ValueError("send_move moves an account once per operation; then use move")
-        if delta > 0:
-            if balance > MAX_CHIPS - delta:
-                raise BalanceLimitExceeded(MAX_CHIPS)
-            self.tx.send(
-                "UPDATE accounts SET balance = balance + ? WHERE account_id = ? AND balance <= ?",
-                (delta, account_id, MAX_CHIPS - delta),
-            )
-        else:
-            if balance < -delta:
-                raise InsufficientChips(user_id, -delta, balance)
-            self.tx.send(
-                "UPDATE accounts SET balance = balance + ? "
-                "WHERE account_id = ? AND (balance >= ? OR kind = 'house')",
-                (delta, account_id, -delta),
-            )
-        self._expected[account_id] = balance + delta
-        self._entries.append(_Entry(guild_id, account_id, kind, delta, balance + delta, sent=True))
-        return balance + delta
 
     def transfer(
         self,
@@ -377,20 +320,13 @@ class Work:
             return
         self.tx.executemany(
             "INSERT INTO ledger (op_id, guild_id, account_id, kind, delta, balance_after, "
-            "created_at) SELECT o.op_id, ?, ?, ?, ?, CASE WHEN ? = 1 THEN "
-            "(SELECT a.balance FROM accounts a WHERE a.account_id = ? AND a.balance = ?) "
-            "ELSE ? END, ? FROM operations o WHERE o.op_key = ?",
+            "created_at) SELECT o.op_id, ?, ?, ?, ?, ?, ? FROM operations o WHERE o.op_key = ?",
             [
                 (
                     entry.guild_id,
                     entry.account_id,
                     entry.kind.value,
                     entry.delta,
-                    # A sent move's row checks the balance it expects is the one the account
-                    # holds (NULL, refused by NOT NULL, if its guarded UPDATE changed nothing).
-                    int(entry.sent and entry.account_id in self._expected),
-                    entry.account_id,
-                    entry.balance_after,
                     entry.balance_after,
                     self.stamp,
                     key,
@@ -399,7 +335,6 @@ class Work:
             ],
         )
         self._entries.clear()
-        self._expected.clear()
 
 
 def replayed(tx: Transaction, name: str, key: str, fingerprint: str) -> Answer:

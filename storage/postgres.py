@@ -146,10 +146,23 @@ class PostgresTransaction(RowReader):
     statements sent last (a settlement is two round trips after ``BEGIN``; see
     ``storage/holdem.py::settle_hand``)."""
 
-    __slots__ = ("_begin", "_cursor", "_locked", "_mode", "_pipeline", "committing")
+    __slots__ = (
+        "_begin",
+        "_cursor",
+        "_locked",
+        "_mode",
+        "_pipeline",
+        "_unanswered",
+        "committing",
+        "trips",
+    )
 
     def __init__(self, cursor: psycopg.Cursor[Row], begin: str) -> None:
         self._cursor = cursor
+        self.trips = 0
+        """Round trips so far: each time the body (or the commit) waited for the server."""
+        self._unanswered = False
+        """Statements were queued in the pipeline since the client last waited for answers."""
         self._begin: str | None = begin
         """Sent with the first statement (so it shares that statement's round trip when the
         body starts by sending or asking)."""
@@ -166,39 +179,59 @@ class PostgresTransaction(RowReader):
         if self._begin is not None:
             self._cursor.execute(self._begin)
             self._begin = None
+            if self._pipeline is None:
+                self.trips += 1
+            else:
+                self._unanswered = True
+
+    def _waited(self) -> None:
+        """The body waits for an answer: one more round trip."""
+        self.trips += 1
+        self._unanswered = False
 
     def execute(self, sql: str, params: Params = ()) -> int:
         self._start()
         self._cursor.execute(translate(sql), params)
         if self._pipeline is not None:
             self._pipeline.sync()  # the row count comes with the answer
+        self._waited()
         return self._cursor.rowcount
 
     def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         self._start()
         self._cursor.executemany(translate(sql), rows)
+        if self._pipeline is None:
+            self._waited()
+        else:
+            self._unanswered = True
 
     def one(self, sql: str, params: Params = ()) -> Row | None:
         self._start()
         self._cursor.execute(translate(sql), params)
+        self._waited()
         return self._cursor.fetchone()
 
     def all(self, sql: str, params: Params = ()) -> list[Row]:
         self._start()
         self._cursor.execute(translate(sql), params)
+        self._waited()
         return self._cursor.fetchall()
 
     def send(self, sql: str, params: Params = ()) -> None:
         self._start(pipelined=True)
         self._cursor.execute(translate(sql), params)
+        self._unanswered = True
 
     def ask(self, sql: str, params: Params = ()) -> Answer:
         self._start(pipelined=True)
         # A cursor of its own: in pipeline mode each cursor keeps its last statement's rows.
         cursor = self._cursor.connection.cursor()
         cursor.execute(translate(sql), params)
+        self._unanswered = True
 
         def fetch() -> list[Row]:
+            if self._unanswered:
+                self._waited()
             with cursor:
                 return cursor.fetchall()
 
@@ -210,6 +243,7 @@ class PostgresTransaction(RowReader):
             return  # the body ran no statement: there is no transaction
         self.committing = True
         self._cursor.execute("COMMIT")
+        self._waited()
         mode, self._mode, self._pipeline = self._mode, None, None
         if mode is not None:
             mode.close()
@@ -268,11 +302,13 @@ def _translate_error(error: psycopg.Error) -> StorageError:
 class _Slot:
     """One pooled connection, reopened on its next use if the server dropped it."""
 
-    __slots__ = ("_connect", "_connection")
+    __slots__ = ("_connect", "_connection", "round_trips")
 
     def __init__(self, connect: Callable[[], psycopg.Connection[Row]]) -> None:
         self._connect = connect
         self._connection: psycopg.Connection[Row] | None = None
+        self.round_trips = 0
+        """Round trips of the transactions this connection committed."""
 
     def connection(self) -> psycopg.Connection[Row]:
         current = self._connection
@@ -318,6 +354,7 @@ def _run_transaction(slot: _Slot, begin: str, body: Callable[[Transaction], R]) 
                 try:
                     result = body(transaction)
                     transaction.commit()
+                    slot.round_trips += transaction.trips
                 except BaseException as error:
                     transaction.abandon()
                     _rollback(connection)
@@ -441,6 +478,7 @@ class PostgresBackend:
         self.migration = migration
         """What opening migrated, if it was asked to."""
         self._size = len(slots)
+        self._slots = tuple(slots)
         self._idle: asyncio.LifoQueue[_Slot] = asyncio.LifoQueue()
         for slot in slots:
             self._idle.put_nowait(slot)
@@ -508,6 +546,12 @@ class PostgresBackend:
         # If the caller is cancelled, the transaction still finishes (commits or rolls back as
         # a unit) and only then gives its connection back; a retry with the same key replays.
         return await asyncio.shield(future)
+
+    @property
+    def round_trips(self) -> int:
+        """Round trips of every transaction committed so far (``BEGIN`` to ``COMMIT``): how
+        many times a transaction waited for the server."""
+        return sum(slot.round_trips for slot in self._slots)
 
     async def write(self, body: Callable[[Transaction], R]) -> R:
         """Run ``body`` in one READ COMMITTED transaction; it serializes itself per guild

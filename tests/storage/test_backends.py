@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from storage.backend import Backend, Transaction
-from storage.errors import StorageClosed
+from storage.errors import CheckFailed, StorageClosed
 from storage.postgres import PostgresBackend
 from storage.sqlite import SqliteBackend
 from storage.store import Storage
@@ -55,6 +55,28 @@ async def test_no_account_but_the_house_can_go_below_zero(
     with pytest.raises(REFUSED, match=r"(?i)check"):
         raw_database("UPDATE accounts SET balance = -1 WHERE kind = 'member'")
     raw_database("UPDATE accounts SET balance = -1 WHERE kind = 'house'")
+
+
+async def test_a_failed_database_check_undoes_the_write_and_names_its_reason(
+    database: str | Path,
+) -> None:
+    backend = await open_backend(database)
+
+    def checked(tx: Transaction) -> None:
+        tx.send("INSERT INTO guilds (guild_id, created_at) VALUES (1, 'now')")
+        tx.send("SELECT felt_check(COUNT(*) = 1, 'one_guild', 'fine') FROM guilds")
+        tx.send("SELECT felt_check(COUNT(*) = 0, 'no_guild', 'there are ' || COUNT(*)) FROM guilds")
+        tx.send("INSERT INTO guilds (guild_id, created_at) VALUES (2, 'now')")
+
+    try:
+        with pytest.raises(CheckFailed) as failed:
+            await backend.write(checked)
+        assert (failed.value.code, failed.value.check_detail) == ("no_guild", "there are 1")
+        assert await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds")) == 0
+        # A check that holds lets the write through, and the connection is usable again.
+        await backend.write(lambda tx: tx.value("SELECT felt_check(1 = 1, 'never', '')") and None)
+    finally:
+        await backend.close()
 
 
 async def test_a_write_that_fails_midway_is_rolled_back_whole(database: str | Path) -> None:
