@@ -192,10 +192,11 @@ def move_seats(
         "AND hs.seat_no = v.column1 JOIN seats s ON s.seat_id = hs.seat_id"
     )
     tx.send(
-        "UPDATE accounts SET balance = CASE WHEN felt_check(accounts.balance + m.delta "
-        "BETWEEN 0 AND ?, CASE WHEN m.delta < 0 THEN 'insufficient' ELSE 'limit' END, "
-        "COALESCE(CAST(m.user_id AS TEXT), '') || ':' || CAST(-m.delta AS TEXT) || ':' || "
-        "CAST(accounts.balance AS TEXT)) THEN accounts.balance + m.delta END "
+        # felt_check is called only for a balance out of bounds (CASE tests in order).
+        "UPDATE accounts SET balance = CASE WHEN accounts.balance + m.delta BETWEEN 0 AND ? "
+        "THEN accounts.balance + m.delta WHEN felt_check(FALSE, CASE WHEN m.delta < 0 "
+        "THEN 'insufficient' ELSE 'limit' END, COALESCE(CAST(m.user_id AS TEXT), '') || ':' || "
+        "CAST(-m.delta AS TEXT) || ':' || CAST(accounts.balance AS TEXT)) THEN NULL END "
         "FROM (SELECT s.account_id AS account_id, s.user_id AS user_id, v.column2 AS delta "
         f"{seats}) AS m WHERE accounts.account_id = m.account_id",
         (MAX_CHIPS, *_flat(rows), table_id, hand_id),
