@@ -3,6 +3,8 @@
 Every movement goes through :meth:`Work.move`, which changes one balance with a guarded
 ``UPDATE ... RETURNING`` and records the ledger row; :meth:`Work.record` then writes the operation
 row (idempotency key, fingerprint, stored result) and the rows together, in the same transaction.
+A hand's settlement is the one exception: it moves its seats' escrows with the same guards and
+ledger rows, computed by the database (``storage/holdem_settlement.py``, ``move_seats``).
 """
 
 from __future__ import annotations

@@ -26,12 +26,17 @@ after 10 tries) and throughput was a quarter of the per-guild locks' (102 agains
 Reads run in ``REPEATABLE READ READ ONLY`` transactions: one snapshot, never half a write.
 
 Round trips, not the server, were what a settlement cost: about 20 statements, each waiting
-for its answer (7.8 ms median with fsync off). Now ``BEGIN`` travels with the first statement,
-and a body that states its reads up front (:meth:`PostgresTransaction.ask`) and sends its writes
-(:meth:`PostgresTransaction.send`) runs in psycopg's pipeline mode: the guild lock, the replay
-check and the reads in one trip, the writes and ``COMMIT`` in the next (1.55 ms median; see
-README, issue 21). A server-side function was the alternative; it would have kept a second copy
-of every settlement rule in PL/pgSQL, apart from the SQLite path, for one round trip less.
+for its answer (7.8 ms median with fsync off). ``BEGIN`` travels with the first statement, and a
+body that states its reads up front (:meth:`PostgresTransaction.ask`) and sends its writes
+(:meth:`PostgresTransaction.send`) runs in psycopg's pipeline mode, its statements queued and
+answered together. A hand's settlement reads nothing: the storage that started the hand knows
+its starting stacks, and the settlement is sent "blind" (``storage/holdem_settlement.py``), about
+ten statements whose checks the server computes from its own rows (``felt_check``, migration
+0010, raising SQLSTATE ``FLT01``, which becomes :class:`CheckFailed`). The guild lock, the
+checks, the writes and ``COMMIT`` then travel in one round trip; a settlement by a process that
+did not start the hand reads first (two). Each transaction counts its round trips
+(:attr:`PostgresBackend.round_trips`). The settlement rules stay in Python, one copy for both
+backends: a PL/pgSQL settlement function would have been a second copy of them.
 """
 
 from __future__ import annotations
@@ -143,8 +148,8 @@ class PostgresTransaction(RowReader):
     Statements run one round trip each until the body first calls :meth:`send` or :meth:`ask`;
     from then on the connection is in pipeline mode: sent statements and started queries queue
     up and reach the server together when an answer is needed, and the commit rides with the
-    statements sent last (a settlement is two round trips after ``BEGIN``; see
-    ``storage/holdem.py::settle_hand``)."""
+    statements sent last (a settlement sends everything: one round trip with ``BEGIN`` and
+    ``COMMIT``; see ``storage/holdem_settlement.py``)."""
 
     __slots__ = (
         "_begin",
