@@ -33,6 +33,11 @@ PostgreSQL.
     .venv/bin/python bench/storage_throughput.py [--seconds 0.5] [--repeats 3] [--long]
         [--only sqlite|postgres] [--postgres URL] [--commit-delay MICROSECONDS]
     .venv/bin/python bench/storage_throughput.py --lease [--seconds 1.5] [--repeats 5]
+    .venv/bin/python bench/storage_throughput.py --cost [--postgres-hands 300]
+
+With ``--cost`` it measures only what one PostgreSQL settlement costs (issue 21): its median and
+p90 latency with one writer in a cluster with fsync off (round trips, not the disk), and the CPU
+it takes in this process and in the server's processes (from /proc) with 16 writers at once.
 """
 
 from __future__ import annotations
@@ -168,12 +173,35 @@ async def settle_rates(
 ) -> tuple[float, float]:
     """(settlements per second, settlements per CPU-second of this process) as
     :func:`settle_rate` measures them."""
-    stacks = tables.stacks
-    hand_ids = tables.last_hand
     settled = 0
     timed = 0.0
     cpu = 0.0
     group = tables.ids[:writers]
+    while timed < seconds:
+        await start_hands(storage, tables, group, f"{writers}")
+        begin, cpu_begin = time.perf_counter(), time.process_time()
+        await settle_hands(storage, tables, group, f"{writers}", rng)
+        timed += time.perf_counter() - begin
+        cpu += time.process_time() - cpu_begin
+        settled += len(group)
+    return settled / timed, settled / cpu if cpu else 0.0
+
+
+async def start_hands(storage: Storage, tables: Tables, group: list[int], tag: str) -> None:
+    """Start the next hand at each table of ``group``, one after another."""
+    for table in group:
+        tables.last_hand[table] += 1
+        hand = tables.last_hand[table]
+        await storage.start_hand(
+            table, hand, tables.stacks[table], key=f"start-{tag}-{table}-{hand}"
+        )
+
+
+async def settle_hands(
+    storage: Storage, tables: Tables, group: list[int], tag: str, rng: random.Random
+) -> None:
+    """Settle the hand in progress at each table of ``group``, all at once."""
+    stacks = tables.stacks
 
     async def settle(table: int) -> None:
         start = stacks[table]
@@ -187,34 +215,21 @@ async def settle_rates(
                 final[seat] -= lost
                 final[winner] += lost
                 pot += lost
+        hand = tables.last_hand[table]
         await storage.settle_hand(
             table,
-            hand_ids[table],
+            hand,
             final,
             phh=PHH,
             results={winner: SeatResult(won=True, pot_won=pot)},
-            key=f"settle-{writers}-{table}-{hand_ids[table]}",
+            key=f"settle-{tag}-{table}-{hand}",
         )
         stacks[table] = final
 
-    while timed < seconds:
-        for table in group:
-            hand_ids[table] += 1
-            await storage.start_hand(
-                table,
-                hand_ids[table],
-                stacks[table],
-                key=f"start-{writers}-{table}-{hand_ids[table]}",
-            )
-        begin, cpu_begin = time.perf_counter(), time.process_time()
-        if writers == 1:
-            await settle(group[0])
-        else:
-            await asyncio.gather(*(settle(table) for table in group))
-        timed += time.perf_counter() - begin
-        cpu += time.process_time() - cpu_begin
-        settled += len(group)
-    return settled / timed, settled / cpu if cpu else 0.0
+    if len(group) == 1:
+        await settle(group[0])
+    else:
+        await asyncio.gather(*(settle(table) for table in group))
 
 
 async def pair_rate(storage: Storage, tables: Tables, writers: int, seconds: float) -> float:
@@ -434,6 +449,101 @@ def print_comparison(comparison: Comparison) -> None:
     )
 
 
+COST_WRITERS = 16
+COST_WARMUP = 10
+"""Settlements (or rounds of them) not measured: new connections, caches, prepared plans."""
+
+
+def server_cpu_seconds(data_dir: Path) -> float:
+    """CPU seconds used so far by a local PostgreSQL server: its postmaster and every process
+    it started (read from /proc; a backend that exited takes its share with it, so measure
+    while the connections are open)."""
+    postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == postmaster or int(fields[1]) == postmaster:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+async def settlement_latency(url: str, hands: int) -> list[float]:
+    """Seconds each of ``hands`` settlements took, one at a time at one table."""
+    store = await Storage.open(url, economy=EconomySettings(starting_chips=10**12))
+    took = []
+    rng = random.Random(4)
+    try:
+        tables = await setup(store, count=1)
+        for hand in range(COST_WARMUP + hands):
+            await start_hands(store, tables, tables.ids, "latency")
+            begin = time.perf_counter()
+            await settle_hands(store, tables, tables.ids, "latency", rng)
+            if hand >= COST_WARMUP:
+                took.append(time.perf_counter() - begin)
+    finally:
+        await store.close()
+    return took
+
+
+async def settlement_cpu(url: str, data_dir: Path, rounds: int) -> tuple[float, float]:
+    """CPU seconds per settlement (this process, the server) with ``COST_WRITERS`` tables
+    settling at once; the hands are started outside the measure."""
+    store = await Storage.open(
+        url, economy=EconomySettings(starting_chips=10**12), pool_size=COST_WRITERS
+    )
+    client = server = 0.0
+    try:
+        tables = await setup(store, count=COST_WRITERS, guild_per_table=True)
+        rng = random.Random(5)
+        for _ in range(COST_WARMUP):
+            await start_hands(store, tables, tables.ids, "warm")
+            await settle_hands(store, tables, tables.ids, "warm", rng)
+        for _ in range(rounds):
+            await start_hands(store, tables, tables.ids, "cpu")
+            before = time.process_time(), server_cpu_seconds(data_dir)
+            await settle_hands(store, tables, tables.ids, "cpu", rng)
+            client += time.process_time() - before[0]
+            server += server_cpu_seconds(data_dir) - before[1]
+    finally:
+        await store.close()
+    settled = rounds * COST_WRITERS
+    return client / settled, server / settled
+
+
+def cost_main(args: argparse.Namespace) -> None:
+    from tests.storage.pg_cluster import Cluster
+
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    quick = Cluster(durable=False).start()
+    try:
+        took = asyncio.run(settlement_latency(quick.url(), args.postgres_hands))
+    finally:
+        quick.stop()
+    took.sort()
+    print(
+        f"one PostgreSQL settlement, 1 writer, fsync off, {len(took)} hands: median "
+        f"{statistics.median(took) * 1000:.2f} ms, p90 {took[int(0.9 * len(took))] * 1000:.2f} ms"
+    )
+    durable = Cluster(durable=True).start()
+    try:
+        client, server = asyncio.run(
+            settlement_cpu(durable.url(), durable.data_dir, args.postgres_hands // COST_WRITERS)
+        )
+    finally:
+        durable.stop()
+    print(
+        f"CPU per PostgreSQL settlement, {COST_WRITERS} writers: this process "
+        f"{client * 1000:.2f} ms, the server's processes {server * 1000:.2f} ms"
+    )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 LEASE_BEAT = 0.05
 """The heartbeat of the lease benchmark, in seconds (``felt run`` renews every 5)."""
 LEASE_WRITERS = (1, 16)
@@ -530,6 +640,14 @@ def main() -> None:
         "--lease", action="store_true", help="only the cost of renewing an instance lease"
     )
     parser.add_argument(
+        "--cost",
+        action="store_true",
+        help="only one PostgreSQL settlement's latency and CPU (client and server)",
+    )
+    parser.add_argument(
+        "--postgres-hands", type=int, default=320, help="settlements measured with --cost"
+    )
+    parser.add_argument(
         "--only",
         choices=("sqlite", "postgres"),
         default=None,
@@ -547,6 +665,9 @@ def main() -> None:
     seconds, repeats = (2.0, 10) if args.long else (args.seconds, args.repeats)
     if args.lease:
         lease_main(args, seconds, repeats)
+        return
+    if args.cost:
+        cost_main(args)
         return
 
     load = os.getloadavg()
