@@ -31,12 +31,18 @@ def encode(value: object) -> Any:
     if branch is _Branch.PLAIN:
         return value
     if branch is _Branch.SEQUENCE:
-        return [encode(item) for item in value]  # type: ignore[attr-defined]
+        return [
+            item if type(item) is int or type(item) is str else encode(item)
+            for item in value  # type: ignore[attr-defined]
+        ]
     if branch is _Branch.DATACLASS:
         return {name: encode(getattr(value, name)) for name in _field_names(kind)}
     if branch is _Branch.MAPPING:
         # Sorted, so equal mappings built in another order encode (and fingerprint) the same.
         items = value.items()  # type: ignore[attr-defined]
+        if all(type(k) is int for k in value):  # type: ignore[attr-defined]
+            # The common case (seats, hands): the same order and text, fewer calls.
+            return [[k, v if type(v) is int else encode(v)] for k, v in sorted(items, key=_int_key)]
         pairs = sorted(items, key=lambda item: (type(item[0]).__name__, repr(item[0])))
         return [[encode(k), encode(v)] for k, v in pairs]
     if branch is _Branch.ENUM:
@@ -46,6 +52,11 @@ def encode(value: object) -> Any:
     if branch is _Branch.SET:
         return [encode(item) for item in sorted(value)]  # type: ignore[call-overload]
     raise TypeError(f"cannot encode {kind.__name__}")
+
+
+def _int_key(item: tuple[int, object]) -> str:
+    """The order of int keys: by their text, as every other key (so 10 sorts before 2)."""
+    return repr(item[0])
 
 
 class _Branch(Enum):
