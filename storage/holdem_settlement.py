@@ -101,14 +101,12 @@ def plan_settlement(
     )
 
 
-def write_settlement(work: Work, plan: SettlementPlan, name: str, key: str, print_: str) -> None:
-    """Send the settlement ``plan`` as operation ``name`` under ``key`` (fingerprint
-    ``print_``), its result stored with it; every statement is checked by the database, none
-    waits for an answer. Call it with the table's guild locked."""
-    tx, table_id, hand_id = work.tx, plan.table_id, plan.hand_id
+def _send_check(tx: Transaction, plan: SettlementPlan, key: str) -> None:
+    """Send the one check that comes before any write: its reasons tested in order, a replayed
+    key first (its stored result is the answer), then the table, the hand and its status, then
+    the seats and starting stacks the plan assumed."""
+    table_id, hand_id = plan.table_id, plan.hand_id
     dealt = sorted(plan.dealt.items())
-    # One check, its reasons tested in order: a replayed key first (its stored result is the
-    # answer), then the table, the hand and its status, then the seats the plan assumed.
     tx.send(
         "SELECT felt_check(c.code = 'ok', c.code, c.status) FROM (SELECT CASE "
         "WHEN EXISTS (SELECT 1 FROM operations WHERE op_key = ?) THEN 'replayed' "
@@ -136,6 +134,14 @@ def write_settlement(work: Work, plan: SettlementPlan, name: str, key: str, prin
             hand_id,
         ),
     )
+
+
+def write_settlement(work: Work, plan: SettlementPlan, name: str, key: str, print_: str) -> None:
+    """Send the settlement ``plan`` as operation ``name`` under ``key`` (fingerprint
+    ``print_``), its result stored with it; every statement is checked by the database, none
+    waits for an answer. Call it with the table's guild locked."""
+    tx, table_id, hand_id = work.tx, plan.table_id, plan.hand_id
+    _send_check(tx, plan, key)
     tx.send(
         "INSERT INTO operations (op_key, name, fingerprint, result, guild_id, table_id, hand_id, "
         "created_at) SELECT ?, ?, ?, ?, guild_id, table_id, ?, ? FROM poker_tables "
