@@ -1067,22 +1067,58 @@ class Hand:
             queue.clear()
         else:
             pots = self.pots()
-            boards = self._all_values()
-            best = self._best_shown(pots, boards)
-            mucked = []
-            while queue:
-                player = queue.popleft()
-                if self._could_win(player, pots, boards, best):
-                    self._show(player)
-                    self._raise_best_shown(player, pots, boards, best)
-                else:
-                    self._muck(player)
-                    mucked.append(player)
+            if self._is_one_contest(pots):
+                mucked = self._show_or_muck_for_one_pot(queue, pots[0])
+            else:
+                mucked = self._show_or_muck(queue, pots)
             # The board is complete and nobody put in more, so the pots the award needs are
             # these without the mucked hands: no need to build them again.
             self._award(without(pots, mucked) if mucked else pots)
             return
         self._end_showdown()
+
+    def _show_or_muck(self, queue: deque[int], pots: list[Pot]) -> list[int]:
+        """Show each queued hand that could still win or tie a pot, in turn, and muck the
+        rest; returns the mucked players."""
+        boards = self._all_values()
+        best = self._best_shown(pots, boards)
+        mucked = []
+        while queue:
+            player = queue.popleft()
+            if self._could_win(player, pots, boards, best):
+                self._show(player)
+                self._raise_best_shown(player, pots, boards, best)
+            else:
+                self._muck(player)
+                mucked.append(player)
+        return mucked
+
+    def _is_one_contest(self, pots: list[Pot]) -> bool:
+        """Whether the showdown is one pot on one board that every live player can win: most
+        showdowns, and then ``_could_win`` and ``_best_shown`` come down to comparing each
+        hand with the best one shown (their general form was a tenth of a random hand's time
+        in bench/holdem_engine.py)."""
+        return (
+            len(pots) == 1 and len(pots[0].eligible) == self._live_count and not self._extra_boards
+        )
+
+    def _show_or_muck_for_one_pot(self, queue: deque[int], pot: Pot) -> list[int]:
+        """``_show_or_muck`` when ``_is_one_contest``: a hand is shown if it ties or beats the
+        best hand shown so far."""
+        values = self._values_on(0)
+        shown = self._shown
+        best = max([values[i].strength for i in pot.eligible if shown[i]], default=0)
+        mucked = []
+        while queue:
+            player = queue.popleft()
+            strength = values[player].strength
+            if strength >= best:
+                self._show(player)
+                best = strength
+            else:
+                self._muck(player)
+                mucked.append(player)
+        return mucked
 
     def _all_values(self) -> list[list[HandValue]]:
         """Every player's hand value on each board (``_values_on``), board 0 first."""
@@ -1169,7 +1205,9 @@ class Hand:
         live_count = self._live_count
         if pots is None:
             pots = self.pots()
-        if live_count > 1:
+        if live_count > 1 and self._is_one_contest(pots):
+            pots = [self._kill_beaten_in_one_pot(pots[0])]
+        elif live_count > 1:
             # Kill every hand that cannot win any pot before the pots are built, as PokerKit
             # does: it changes which side pots merge, and so where odd chips go.
             live = self._live
@@ -1204,6 +1242,23 @@ class Hand:
         if self._options.seven_deuce_bounty:
             for player in sorted(self._pot_winners()):
                 self._claim_bounty(player)
+
+    def _kill_beaten_in_one_pot(self, pot: Pot) -> Pot:
+        """``_award``'s killing of hands that cannot win when ``_is_one_contest``: a hand
+        beaten by a shown one is dead. Returns the pot with only the players left in it."""
+        values = self._values_on(0)
+        shown = self._shown
+        eligible = pot.eligible
+        best = max([values[i].strength for i in eligible if shown[i]], default=0)
+        left = tuple([i for i in eligible if values[i].strength >= best])
+        if len(left) == len(eligible):
+            return pot
+        live = self._live
+        for player in eligible:
+            if values[player].strength < best:
+                live[player] = False
+        self._live_count -= len(eligible) - len(left)
+        return Pot(pot.amount, left)
 
     def _award_on(self, index: int, pot: Pot, amount: int, board: int, live_count: int) -> None:
         eligible = pot.eligible
