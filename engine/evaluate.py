@@ -150,12 +150,21 @@ def evaluate_holes(holes: Sequence[tuple[Card, Card]], board: Sequence[Card]) ->
     """``evaluate_distinct`` of each pair of hole cards with the same 3 to 5 board cards: a
     showdown values every player on one board, and with a full board the seven cards go
     straight to phevaluator, the board unpacked once (no tuple built, no call per player)."""
-    if len(board) == 5:
+    values = _VALUES
+    size = len(board)
+    if size == 5:
         b0, b1, b2, b3, b4 = board
-        values = _VALUES
         evaluate_7 = _evaluate_7
         return [values[evaluate_7(first, second, b0, b1, b2, b3, b4)] for first, second in holes]
-    return [evaluate_distinct((*hole, *board)) for hole in holes]
+    if size == 4:  # all in before the river: the hands are shown (and described) on the turn
+        b0, b1, b2, b3 = board
+        evaluate_6 = _evaluate_6
+        return [values[evaluate_6(first, second, b0, b1, b2, b3)] for first, second in holes]
+    if size == 3:
+        b0, b1, b2 = board
+        evaluate_5 = _evaluate_5
+        return [values[evaluate_5(first, second, b0, b1, b2)] for first, second in holes]
+    raise MalformedInputError(f"a board is 3 to 5 cards, not {size}")
 
 
 def rank_of(cards: Sequence[Card]) -> int:

@@ -928,9 +928,18 @@ class Hand:
         if self._street is not _PREFLOP:
             self._opener = 0
         live, stacks = self._live, self._stacks
-        # A player whose every chip is covered by nobody else has no one left to bet against.
-        totals = sorted([bets[i] + stacks[i] for i in range(n) if live[i]])
-        second = totals[-2] if len(totals) > 1 else 0
+        # A player whose every chip is covered by nobody else has no one left to bet against:
+        # ``second`` is the second biggest of the live players' chips (bets and stacks). A loop
+        # rather than a sort of a list: this runs at every street of every hand.
+        first = second = 0
+        for i in range(n):
+            if live[i]:
+                total = bets[i] + stacks[i]
+                if total > second:
+                    if total > first:
+                        first, second = total, first
+                    else:
+                        second = total
         self._actors = actors = deque(
             [
                 i
@@ -957,9 +966,15 @@ class Hand:
         self._actors.clear()
         live_count = self._live_count
         if live_count > 1 and not self._runout:
+            # The rest of the board runs out when at most one live player has chips behind.
             live, stacks = self._live, self._stacks
-            with_chips = [i for i in range(self._player_count) if live[i] and stacks[i]]
-            if len(with_chips) <= 1:
+            holding = 0
+            for i in range(self._player_count):
+                if live[i] and stacks[i]:
+                    holding += 1
+                    if holding > 1:
+                        break
+            else:
                 self._runout = True
         self._collect_bets()
         if live_count == 1:
@@ -978,15 +993,14 @@ class Hand:
             return
         self._max_bet = 0
         cutoff = sorted(bets)[-2]
+        contributed = self._contributed
         for i, bet in enumerate(bets):
             if bet > cutoff:  # only the one biggest bet can be more than anyone could call
                 self._stacks[i] += bet - cutoff
                 self._events.append(BetReturned(i, bet - cutoff))
-                break
-        self._contributed = [
-            chips + (bet if bet < cutoff else cutoff)
-            for chips, bet in zip(self._contributed, bets, strict=True)
-        ]
+                contributed[i] += cutoff
+            elif bet:
+                contributed[i] += bet
         self._bets = [0] * self._player_count
 
     def _deal_next_street(self) -> None:
