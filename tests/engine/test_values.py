@@ -86,3 +86,70 @@ def test_values_quick_init_refuses_what_it_cannot_copy() -> None:
     for cls in (NoSlots, NotFrozen, Checked, Factory):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+@dataclass(frozen=True, slots=True)
+class _PlainWide:
+    a: int
+    b: int
+    c: int
+    d: int
+    e: int
+    f: int
+    g: int
+    h: tuple[int, ...] = ()
+    i: str = "i"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class _QuickWide:
+    a: int
+    b: int
+    c: int
+    d: int
+    e: int
+    f: int
+    g: int
+    h: tuple[int, ...] = ()
+    i: str = "i"
+
+
+def test_values_quick_init_wide_class_builds_the_same_value_of_its_own_class() -> None:
+    pairs = (
+        (_PlainWide(1, 2, 3, 4, 5, 6, 7), _QuickWide(1, 2, 3, 4, 5, 6, 7)),
+        (_PlainWide(1, 2, 3, 4, 5, 6, 7, (8,), "x"), _QuickWide(1, 2, 3, 4, 5, 6, 7, (8,), "x")),
+        (_PlainWide(1, 2, 3, 4, 5, 6, g=7, i="y"), _QuickWide(1, 2, 3, 4, 5, 6, g=7, i="y")),
+    )
+    for plain, quick in pairs:
+        assert type(quick) is _QuickWide
+        assert dataclasses.astuple(plain) == dataclasses.astuple(quick)
+        assert repr(quick) == repr(plain).replace("_PlainWide", "_QuickWide")
+    value = _QuickWide(1, 2, 3, 4, 5, 6, 7)
+    assert value == _QuickWide(1, 2, 3, 4, 5, 6, 7) and hash(value) == hash(
+        _QuickWide(*range(1, 8))
+    )
+    assert pickle.loads(pickle.dumps(value)) == value
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.a = 9  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del value.b
+    assert (value.a, value.b) == (1, 2)
+
+
+def test_values_quick_init_wide_class_builds_a_subclass_instance_of_the_subclass() -> None:
+    class Wider(_QuickWide):
+        __slots__ = ("extra",)
+
+    value = Wider(1, 2, 3, 4, 5, 6, 7)
+    assert type(value) is Wider
+    assert dataclasses.astuple(value) == (1, 2, 3, 4, 5, 6, 7, (), "i")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.a = 9  # type: ignore[misc]
+
+
+def test_values_legal_actions_are_legal_actions_after_quick_init() -> None:
+    legal = LegalActions(1, True, False, 2, 4, 200, 0, False)
+    assert type(legal) is LegalActions
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        legal.player = 2  # type: ignore[misc]
