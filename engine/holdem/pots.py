@@ -32,10 +32,13 @@ def build_pots(
     # live player put in; so the merged pots end exactly at the live players' contributions,
     # and each holds every chip put in between its floor and its top. (A showdown builds the
     # pots up to three times: this is a third of the work of going layer by layer.)
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive})
+    if len(levels) == 1:
+        return _one_level_pots(contributions, live, dead_money, levels[0])
     pots: list[Pot] = []
     floor_chips = 0  # chips put in up to the previous pot's top
     extra = dead_money
-    for top in sorted({c for c, alive in zip(contributions, live, strict=True) if alive}):
+    for top in levels:
         chips = sum([c if c < top else top for c in contributions])
         amount = extra + chips - floor_chips
         if amount:
@@ -45,6 +48,28 @@ def build_pots(
     # Chips above every live player's contribution (or all of them, when nobody is live) make
     # a pot nobody can win, as the layers would.
     rest = extra + sum(contributions) - floor_chips
+    if rest:
+        pots.append(Pot(rest, ()))
+    return pots
+
+
+def _one_level_pots(
+    contributions: Sequence[int], live: Sequence[bool], dead_money: int, top: int
+) -> list[Pot]:
+    """``build_pots`` when every live player put in ``top``, as in most showdowns: one pot
+    of everything up to ``top`` and, when a folded player put in more, a pot nobody can win.
+    One pass instead of a pass for the chips and another for the players."""
+    chips = 0
+    eligible = []
+    for player, put_in in enumerate(contributions):
+        if put_in < top:
+            chips += put_in
+        else:
+            chips += top
+            if live[player]:
+                eligible.append(player)
+    pots = [Pot(dead_money + chips, tuple(eligible))] if dead_money + chips else []
+    rest = sum(contributions) - chips
     if rest:
         pots.append(Pot(rest, ()))
     return pots

@@ -36,6 +36,7 @@ from engine.holdem import (
     Street,
     stacked_deck,
 )
+from tests.engine.holdem.hand_state import hand_state
 
 
 def deal(holes: list[str], board: str = "") -> list[Card]:
@@ -56,7 +57,7 @@ def new_hand(
 
 def snapshot(hand: Hand) -> dict[str, Any]:
     # Everything but the memo of legal actions, which is derived from the rest.
-    return copy.deepcopy({k: v for k, v in hand.__dict__.items() if k != "_legal"})
+    return copy.deepcopy(hand_state(hand, "_legal"))
 
 
 def play(hand: Hand, *moves: tuple[int, Action]) -> None:

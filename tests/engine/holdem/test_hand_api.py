@@ -29,6 +29,8 @@ from engine.holdem import (
     Street,
     stacked_deck,
 )
+from engine.holdem.options import HandOptions
+from tests.engine.holdem.hand_state import hand_state
 
 
 def random_hand(seed: int, players: int = 4) -> Hand:
@@ -109,6 +111,24 @@ def test_hand_copy_diverges_independently() -> None:
     assert twin.turn != turn
     hand.act(turn.player, Call())
     assert twin.events[-1] != hand.events[-1]
+
+
+def test_hand_copy_holds_equal_state_in_slots_and_instance_dictionary_alike() -> None:
+    hand = Hand(
+        Stakes.standard(3, 1, 2),
+        [100, 50, 80],
+        rng=random.Random(7),
+        showdown=ShowdownMode.MANUAL,
+        options=HandOptions(max_run_count=2, rabbit_hunt=True),
+    )
+    hand.act(hand.turn.player, RaiseTo(20))  # type: ignore[union-attr]
+    twin = hand.copy()
+    state = hand_state(hand, "_rng")
+    assert "_stacks" in state and "_options" in state  # a slot and the dictionary
+    assert hand_state(twin, "_rng") == state
+    assert twin._stacks is not hand._stacks and twin._live is not hand._live
+    twin.act(twin.turn.player, Fold())  # type: ignore[union-attr]
+    assert hand_state(hand, "_rng") == state
 
 
 def test_hand_copy_with_a_seeded_rng_deals_the_same_cards_as_the_original() -> None:

@@ -42,6 +42,7 @@ from engine.holdem import (
     Street,
     stacked_deck,
 )
+from tests.engine.holdem.hand_state import hand_state
 
 
 def ordered_deck(holes: Sequence[str], *streets: str) -> list[Card]:
@@ -59,7 +60,7 @@ def ordered_deck(holes: Sequence[str], *streets: str) -> list[Card]:
 
 
 def snapshot(hand: Hand) -> dict[str, Any]:
-    return copy.deepcopy({k: v for k, v in hand.__dict__.items() if k not in ("_rng", "_legal")})
+    return copy.deepcopy(hand_state(hand, "_rng", "_legal"))
 
 
 def refused_unchanged(hand: Hand, player: int, action: Any, error: type[Exception]) -> None:

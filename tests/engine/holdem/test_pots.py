@@ -48,6 +48,23 @@ def test_pots_build_the_same_pots_as_layer_by_layer(
 
 
 @given(
+    st.integers(0, 60),
+    st.lists(st.tuples(st.integers(0, 80), st.booleans()), min_size=2, max_size=10),
+    st.integers(0, 20),
+)
+def test_pots_when_every_live_player_put_in_the_same_are_the_pots_built_layer_by_layer(
+    level: int, players: list[tuple[int, bool]], dead_money: int
+) -> None:
+    # The usual showdown, which build_pots works out in one pass; folded players put in less
+    # or more than the live ones.
+    contributions = [level if alive else contribution for contribution, alive in players]
+    live = [alive for _, alive in players]
+    assert build_pots(contributions, live, dead_money) == _layer_by_layer(
+        contributions, live, dead_money
+    )
+
+
+@given(
     st.lists(st.tuples(st.integers(0, 60), st.booleans(), st.booleans()), min_size=2, max_size=10),
     st.integers(0, 20),
 )

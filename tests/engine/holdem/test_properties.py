@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.errors import EngineError
 from engine.holdem import Call, Check, Fold, Hand, RaiseTo, Show, Stakes
+from tests.engine.holdem.hand_state import hand_state
 
 setups = st.fixed_dictionaries(
     {
@@ -27,7 +28,7 @@ setups = st.fixed_dictionaries(
 
 def _snapshot(hand: Hand) -> dict[str, Any]:
     # Everything but the legal-actions memo (derived) and the generator (compared by state).
-    state = copy.deepcopy({k: v for k, v in hand.__dict__.items() if k not in ("_rng", "_legal")})
+    state = copy.deepcopy(hand_state(hand, "_rng", "_legal"))
     state["_rng"] = hand._rng.getstate() if hand._rng is not None else None
     return state
 
