@@ -224,10 +224,13 @@ class _ForcedBets:
 
     antes: tuple[int, ...]
     blinds: tuple[int, ...]
-    blinds_owed: tuple[tuple[int, int], ...]
-    """(player, blind) of every player who owes a blind or straddle, in player order."""
+    blinds_owed: tuple[tuple[int, int, BlindPosted], ...]
+    """(player, blind, the event of posting it in full) of every player who owes a blind or
+    straddle, in player order: events are values, so every hand can share these."""
     opener: int
     """Who acts first preflop when every blind is posted in full (see ``_preflop_opener``)."""
+    biggest_blind: int
+    """The biggest bet once every blind is posted in full (0 without blinds)."""
 
 
 def _preflop_opener(bets: Sequence[int], blinds: Sequence[int]) -> int:
@@ -258,8 +261,9 @@ def _forced_bets(stakes: Stakes) -> _ForcedBets:
         table = _ForcedBets(
             tuple(stakes.ante_of(i) for i in players),
             blinds,
-            tuple((i, blind) for i, blind in enumerate(blinds) if blind),
+            tuple((i, blind, BlindPosted(i, blind)) for i, blind in enumerate(blinds) if blind),
             _preflop_opener(blinds, blinds),
+            max(blinds),
         )
         if len(_FORCED_BETS) >= _FORCED_BETS_KEPT:
             _FORCED_BETS.clear()
@@ -907,15 +911,24 @@ class Hand:
         if any(forced.antes):
             self._post_antes(forced.antes)
         short = False
-        for i, nominal in forced.blinds_owed:
-            blind = min(nominal, stacks[i])
-            short = short or blind < nominal
-            if blind:
-                bets[i] = blind
-                stacks[i] -= blind
-                events.append(BlindPosted(i, blind))
-        self._max_bet = max(bets)
-        self._opener = _preflop_opener(bets, forced.blinds) if short else forced.opener
+        for i, nominal, posted in forced.blinds_owed:
+            if stacks[i] >= nominal:
+                bets[i] = nominal
+                stacks[i] -= nominal
+                events.append(posted)
+            else:
+                short = True
+                blind = stacks[i]  # all in for less (nothing, when the ante took it all)
+                if blind:
+                    bets[i] = blind
+                    stacks[i] = 0
+                    events.append(BlindPosted(i, blind))
+        if short:
+            self._max_bet = max(bets)
+            self._opener = _preflop_opener(bets, forced.blinds)
+        else:
+            self._max_bet = forced.biggest_blind
+            self._opener = forced.opener
         # Hole cards go one at a time round the table from player 0, twice: player i gets the
         # i-th and the (n + i)-th cards dealt.
         deck = self._take(2 * n)
