@@ -824,6 +824,20 @@ class Hand:
         if (kind is Call and call_amount is not None) or (kind is Check and turn.can_check):
             self._check_or_call(player, call_amount or 0)
             return self._events[first_new:]
+        # So are a fold facing a bet and a raise to a whole number within the bounds.
+        if kind is Fold and turn.can_fold:
+            self._fold(player)
+            return self._events[first_new:]
+        if type(action) is RaiseTo:
+            amount, low, high = action.amount, turn.min_raise_to, turn.max_raise_to
+            if (
+                low is not None
+                and high is not None
+                and type(amount) is int
+                and low <= amount <= high
+            ):
+                self._raise_to(player, amount)
+                return self._events[first_new:]
         refusal = turn.refusal(action)
         if refusal is not None:
             raise refusal
