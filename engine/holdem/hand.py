@@ -1002,29 +1002,23 @@ class Hand:
     def _begin_betting(self) -> None:
         n = self._player_count
         bets = self._bets
-        # Preflop, ``_start`` has found the opener (after the biggest blind); later, player 0.
-        if self._street is not _PREFLOP:
-            self._opener = 0
         live, stacks = self._live, self._stacks
-        # A player whose every chip is covered by nobody else has no one left to bet against:
-        # ``second`` is the second biggest of the live players' chips (bets and stacks). A loop
-        # rather than a sort of a list: this runs at every street of every hand.
-        first = second = 0
-        for i in range(n):
-            if live[i]:
-                total = bets[i] + stacks[i]
-                if total > second:
-                    if total > first:
-                        first, second = total, first
-                    else:
-                        second = total
-        self._actors = actors = deque(
-            [
+        if self._street is _PREFLOP:
+            # ``_start`` has found the opener (after the biggest blind). A player whose every
+            # chip is covered by nobody else has no one left to bet against.
+            second = self._second_biggest_chips()
+            order = [
                 i
                 for i in _ROTATIONS[n][self._opener]
                 if live[i] and stacks[i] > 0 and second - bets[i] > 0
             ]
-        )
+        else:
+            # After the flop player 0 opens, nobody has bet yet, and the board is dealt with
+            # betting only while two live players have chips: every live player with chips
+            # has someone to bet against.
+            self._opener = 0
+            order = [i for i in _ROTATIONS[n][0] if live[i] and stacks[i] > 0]
+        self._actors = actors = deque(order)
         self._raise_size = 0
         self._acted.clear()
         self._short_all_ins.clear()
@@ -1039,6 +1033,21 @@ class Hand:
             # records the check-around PokerKit would need to reach the flop.
             self._bomb_pot_lines = tuple([_CALL_LINES[i] for i in actors])
             self._end_betting()
+
+    def _second_biggest_chips(self) -> int:
+        """The second biggest of the live players' chips (bets and stacks): a loop rather
+        than sorting a list, since every hand asks."""
+        bets, stacks, live = self._bets, self._stacks, self._live
+        first = second = 0
+        for i in range(self._player_count):
+            if live[i]:
+                total = bets[i] + stacks[i]
+                if total > second:
+                    if total > first:
+                        first, second = total, first
+                    else:
+                        second = total
+        return second
 
     def _end_betting(self) -> None:
         self._actors.clear()
