@@ -172,6 +172,11 @@ class Pacer:
         self.granted: collections.Counter[str] = collections.Counter()
         """Grants by kind of request ("urgent", "normal", "cosmetic"), for the benchmarks."""
 
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock budgets are kept on."""
+        return self._clock
+
     def channel(self, channel_id: int) -> ChannelBudget:
         """The per-channel budget of ``channel_id`` (one for every game's table there)."""
         budget = self._channels.get(channel_id)

@@ -26,31 +26,25 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import io
-import logging
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
 from typing import Any, Generic
 
-import aiohttp
 import discord
 
+from bot.discord.interaction_edits import Courier, Couriers
 from bot.discord.kept_messages import KeptMessages
 from bot.discord.pacing import ChannelBudget, Pacer, RequestKind
 from bot.discord.posts import Post, merge_posts
+from bot.discord.send_failures import GONE, SEND_FAILURES, log_failure
 from bot.discord.table_edits import EditPolicy, Message, NewMessage, Step, pressing
-from bot.discord.table_look import P, TableLook, render_off_loop, without_buttons
+from bot.discord.table_look import P, TableLook, without_buttons
+from bot.discord.table_pictures import draw_ahead, picture_file
 from bot.discord.workers import Sleep, Workers
 from storage import Game, Storage
 
-_log = logging.getLogger("felt.discord.channel")
-
 POST_LINGER_SECONDS = 0.05
 """How long a first post waits for the rest of its burst, so a burst becomes one message."""
-SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
-"""What a Discord request may fail with and the channel survives (it logs and moves on)."""
-GONE = (discord.NotFound, discord.Forbidden)
-"""A message that can no longer be edited: it is forgotten, not retried."""
 
 
 class TableChannel(Generic[P]):
@@ -79,6 +73,7 @@ class TableChannel(Generic[P]):
         self._budget: ChannelBudget = pacer.channel(channel_id)
         self._policy = pacer.edit_policy or EditPolicy()
         self._kept = KeptMessages(storage, guild_id, channel_id, game)
+        self._couriers = Couriers(pacer.clock)
         self._executor = executor
         self._linger = linger
         self._posts: collections.deque[Post | NewMessage] = collections.deque()
@@ -92,6 +87,8 @@ class TableChannel(Generic[P]):
         self._busy = False
         self.requests = 0
         """Discord requests this channel made (posts and edits)."""
+        self.token_edits = 0
+        """Of those, edits sent through a member's click (outside the bot's global budget)."""
         self.workers = Workers(
             client=client,
             label=game.value,
@@ -153,6 +150,18 @@ class TableChannel(Generic[P]):
         self._changes.set()
         if queue:
             self._queue_changes.set()
+
+    def hand_over(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on one of this channel's table messages was acknowledged with a deferred
+        update: that message's edits go through its token for a while (``interaction_edits``)."""
+        clicked = interaction.message
+        if clicked is None or not any(
+            found.message_id == clicked.id for found in self._messages.values()
+        ):
+            return
+        self._couriers.take(interaction, clicked.id)
+        self._changes.set()  # a held-back edit may go now, outside the channel's budget
+        self._queue_changes.set()
 
     def message_id(self, key: Hashable) -> int | None:
         found = self._messages.get(key)
@@ -228,7 +237,8 @@ class TableChannel(Generic[P]):
         if self._kept.leftovers:
             steps.append((edits_in, Step(RequestKind.EDIT, True, self._retire_leftover)))
         if urgent is not None:
-            steps.append((edits_in, self._edit_step(urgent, urgent=True)))
+            ready = self._edits_in(urgent, edits_in)
+            steps.append((ready, self._edit_step(urgent, urgent=True)))
         if self._posts:
             head = self._posts[0]
             if isinstance(head, NewMessage):
@@ -241,7 +251,7 @@ class TableChannel(Generic[P]):
         if calm is not None:
             policy = self._policy
             held = policy.hold(calm.changed_at, calm.dirty_since, self._now())
-            spare = self._budget.ready_in(RequestKind.EDIT, reserve=policy.reserve)
+            spare = self._edits_in(calm, None, reserve=policy.reserve)
             steps.append((max(held, spare), self._edit_step(calm, urgent=False)))
         if not steps:
             return float("inf"), None
@@ -250,9 +260,23 @@ class TableChannel(Generic[P]):
                 return 0.0, step
         return min(steps, key=lambda entry: entry[0])
 
+    def _edits_in(self, found: Message[P], channel_in: float | None, *, reserve: int = 0) -> float:
+        """Seconds until ``found`` may be edited: by a member's click's budget if one can carry
+        the edit, else by the channel's (``channel_in``, when already asked)."""
+        courier = self._couriers.live(found.message_id)
+        if courier is not None:
+            return courier.budget.ready_in(RequestKind.EDIT, reserve=reserve)
+        if channel_in is not None:
+            return channel_in
+        return self._budget.ready_in(RequestKind.EDIT, reserve=reserve)
+
     def _edit_step(self, found: Message[P], *, urgent: bool) -> Step:
-        cosmetic = not urgent and self._policy.redraws_last
-        return Step(RequestKind.EDIT, urgent, lambda: self._edit(found), found, cosmetic)
+        courier = self._couriers.live(found.message_id)
+        # A redraw through a click waits for no one: it is not in the bot-wide queue at all.
+        cosmetic = not urgent and self._policy.redraws_last and courier is None
+        return Step(
+            RequestKind.EDIT, urgent, lambda: self._edit(found, courier), found, cosmetic, courier
+        )
 
     # ----- the worker --------------------------------------------------------------------------
 
@@ -271,31 +295,38 @@ class TableChannel(Generic[P]):
                 # Drawn before the bot-wide wait, so that the request goes out when granted
                 # (drawing takes a while; grants must not bunch up behind it). Redraws draw
                 # one at a time bot-wide: the drawing threads stay free for turn offers.
-                if step.cosmetic:
-                    async with self._pacer.redraw_drawing:
-                        await self._draw(step.message)
-                else:
-                    await self._draw(step.message)
-            await self._pacer.acquire(urgent=step.urgent, cosmetic=step.cosmetic)
-            # The bot-wide wait may have been long: plan again, and build what is due now.
-            wait, step = self._plan()
-            if step is None or wait > 0:
-                self._pacer.unused()
-                continue
+                drawing = self._pacer.redraw_drawing if step.cosmetic else contextlib.nullcontext()
+                async with drawing:
+                    payload = self._draft(step.message)
+                    await draw_ahead(step.message, payload, self._look, self._executor)
+            granted = step.courier is None  # an interaction endpoint: not in the global budget
+            if granted:
+                await self._pacer.acquire(urgent=step.urgent, cosmetic=step.cosmetic)
+                # The bot-wide wait may have been long: plan again, and build what is due now.
+                wait, step = self._plan()
+                if step is None or wait > 0 or step.courier is not None:
+                    self._pacer.unused()
+                    granted = False
+                    if step is None or wait > 0:
+                        continue
+            budget = step.courier.budget if step.courier is not None else self._budget
             self._busy = True
-            self._budget.spend(step.kind)
+            budget.spend(step.kind)
             try:
                 self.requests += 1
+                self.token_edits += step.courier is not None
                 await step.run()
             finally:
                 # Counted from the answer: the request reached Discord before it.
-                self._budget.answered(step.kind)
-                self._pacer.answered()
+                budget.answered(step.kind)
+                if granted:
+                    self._pacer.answered()
                 self._busy = False
 
     async def _pause(self, seconds: float | None) -> None:
         """Wait for a change that may be sent sooner, or ``seconds`` (None: for any change)."""
-        edits_now = self._budget.ready_in(RequestKind.EDIT) <= 0
+        # A table change may be sent sooner if the edit budget is free, or a click can carry it.
+        edits_now = self._budget.ready_in(RequestKind.EDIT) <= 0 or len(self._couriers) > 0
         event = self._changes if seconds is None or edits_now else self._queue_changes
         self._changes.clear()
         self._queue_changes.clear()
@@ -318,7 +349,7 @@ class TableChannel(Generic[P]):
         except GONE:
             pass
         except SEND_FAILURES as error:
-            _log_failure("could not take the buttons off an old table message", error, self)
+            self._failed("could not take the buttons off an old table message", error)
             return  # kept in storage: the next start tries again
         self._kept.forgotten.append(leftover.message_id)
 
@@ -340,7 +371,7 @@ class TableChannel(Generic[P]):
                 content=content or None, embeds=embeds, allowed_mentions=allowed
             )
         except SEND_FAILURES as error:
-            _log_failure("could not post in a table's channel", error, self)
+            self._failed("could not post in a table's channel", error)
             return
         self._posts_since_message += 1
 
@@ -361,7 +392,7 @@ class TableChannel(Generic[P]):
             if found.final:
                 self._drop(found)
             return
-        file = await self._picture(found, payload)
+        file = await picture_file(found, payload, self._look, self._executor)
         view = self._look.build_view(list(payload.buttons))
         embed = payload.embed()
         if file is None:
@@ -375,7 +406,7 @@ class TableChannel(Generic[P]):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except SEND_FAILURES as error:
-            _log_failure("could not post a table message", error, self)
+            self._failed("could not post a table message", error)
             if found.final:
                 self._drop(found)
             return
@@ -384,7 +415,7 @@ class TableChannel(Generic[P]):
         self._posts_since_message = 0
         await self._kept.keep(found.message_id, has_buttons=bool(payload.buttons))
 
-    async def _edit(self, found: Message[P]) -> None:
+    async def _edit(self, found: Message[P], courier: Courier | None = None) -> None:
         message_id, previous = found.message_id, found.sent
         payload = self._draft(found)
         if message_id is None or payload is None or payload == previous:
@@ -392,39 +423,49 @@ class TableChannel(Generic[P]):
         found.dirty_since = None  # what changed so far goes out now
         file = None
         if previous is None or payload.view != previous.view:
-            file = await self._picture(found, payload)
+            file = await picture_file(found, payload, self._look, self._executor)
         options: dict[str, Any] = {"attachments": [file]} if file is not None else {}
-        try:
-            await (
-                self._channel()
-                .get_partial_message(message_id)
-                .edit(
-                    content=payload.content or None,
-                    embed=payload.embed(),
-                    view=self._look.build_view(list(payload.buttons)),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                    **options,
-                )
-            )
-        except discord.NotFound:
-            # Someone deleted it: a message still in play gets a new one.
-            self._kept.forgotten.append(message_id)
-            found.message_id, found.sent = None, None
-            if found.final:
-                self._messages.pop(found.key, None)
-            else:
-                found.queued = True
-                self._posts.append(NewMessage(found.key))
-            return
-        except SEND_FAILURES as error:
-            _log_failure("could not edit a table message", error, self)
-            # Counted as sent: the next change tries again, and a message that cannot be
-            # edited must not be retried in a loop.
-            found.sent = payload
-            return
+        fields = {
+            "content": payload.content or None,
+            "embed": payload.embed(),
+            "view": self._look.build_view(list(payload.buttons)),
+            "allowed_mentions": discord.AllowedMentions.none(),
+            **options,
+        }
+        if courier is not None and courier.message_id == message_id:
+            try:
+                await courier.edit(**fields)
+            except SEND_FAILURES as error:
+                # The token expired or the message is gone: the channel's route tries next.
+                self._failed("could not edit a table message through a click", error)
+                self._couriers.drop(message_id)
+                return
+        else:
+            try:
+                await self._channel().get_partial_message(message_id).edit(**fields)
+            except discord.NotFound:
+                self._message_gone(found, message_id)
+                return
+            except SEND_FAILURES as error:
+                self._failed("could not edit a table message", error)
+                # Counted as sent: the next change tries again, and a message that cannot be
+                # edited must not be retried in a loop.
+                found.sent = payload
+                return
         found.sent = payload
         if bool(payload.buttons) != bool(previous and previous.buttons) and not found.final:
             await self._kept.keep(message_id, has_buttons=bool(payload.buttons))
+
+    def _message_gone(self, found: Message[P], message_id: int) -> None:
+        """Someone deleted ``found``'s message: one still in play gets a new one."""
+        self._kept.forgotten.append(message_id)
+        self._couriers.drop(message_id)
+        found.message_id, found.sent = None, None
+        if found.final:
+            self._messages.pop(found.key, None)
+        else:
+            found.queued = True
+            self._posts.append(NewMessage(found.key))
 
     # ----- forgetting, storage and helpers -------------------------------------------------------
 
@@ -442,41 +483,8 @@ class TableChannel(Generic[P]):
     def _channel(self) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(self.channel_id, guild_id=self.guild_id)
 
+    def _failed(self, what: str, error: BaseException) -> None:
+        log_failure(what, error, self.channel_id, self.game)
+
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
-
-    async def _draw(self, found: Message[P]) -> None:
-        """Draw the picture the next request of ``found`` will carry, if it needs a new one."""
-        payload = self._draft(found)
-        if payload is None or (found.sent is not None and payload.view == found.sent.view):
-            return
-        if found.picture is None or found.picture[0] != payload.view:
-            image = await render_off_loop(self._executor, self._look.render, payload.view)
-            found.picture = (payload.view, image)
-
-    async def _picture(self, found: Message[P], payload: P) -> discord.File | None:
-        """The picture of ``payload`` as a file to send (drawn now unless it already was)."""
-        if found.picture is None or found.picture[0] != payload.view:
-            image = await render_off_loop(self._executor, self._look.render, payload.view)
-        else:
-            image = found.picture[1]
-        found.picture = None
-        if image is None:
-            return None
-        return discord.File(
-            io.BytesIO(image), filename=self._look.image_name, description=payload.alt_text
-        )
-
-
-def _log_failure(what: str, error: BaseException, channel: TableChannel[Any]) -> None:
-    _log.warning(
-        "%s: %s",
-        what,
-        error,
-        extra={
-            "channel_id": channel.channel_id,
-            "game": channel.game.value,
-            "status": getattr(error, "status", None),
-            "code": getattr(error, "code", None),
-        },
-    )
