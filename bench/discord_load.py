@@ -39,9 +39,12 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import cProfile
 import dataclasses
 import gc
 import multiprocessing
+import os
+import pstats
 import random
 import re
 import resource
@@ -82,6 +85,10 @@ class Table:
     """When the table message first offered each turn (hand, action count), monotonic time."""
     image: str = TABLE_IMAGE
     pattern: re.Pattern[str] = ACTION
+    opening: float | None = None
+    """When its first member sent ``/holdem start`` (monotonic time)."""
+    first_turn: float | None = None
+    """When the table message first offered a member a turn."""
 
     def saw(self, message: Any) -> None:
         """Note the turn ``message`` offers, if it is this table's message and offers one."""
@@ -233,6 +240,7 @@ class Driver:
         then act whenever it is their turn."""
         first, second = table.members
         await asyncio.sleep(delay)
+        table.opening = time.monotonic()
         await self.sit(first, table.channel, "holdem start", seats=6, bots=4, buy_in=1000)
         await self.sit(second, table.channel, "holdem join", buy_in=1000)
         while not self.stopping:
@@ -243,6 +251,8 @@ class Driver:
                 continue
             member, message, ref = offer
             self.dealt.add(table.channel.id)
+            if table.first_turn is None:
+                table.first_turn = time.monotonic()
             if len(self.dealt) == len(self.tables):
                 self.all_dealt.set()
             if table.offered == ref:
@@ -404,9 +414,9 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
     measured_kinds = collections.Counter(kinds)
     measured_kinds.subtract(kinds_before)
     measured_kinds["interaction answers"] = routes.get(CALLBACK_ROUTE, 0)
+    driver.stopping = True  # members stop before the bot does (no commands into a closed bot)
     conn.send({"stop": True})
     await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the bot has stopped
-    driver.stopping = True
     for task in players:
         task.cancel()
     await asyncio.gather(*players, return_exceptions=True)
@@ -426,6 +436,11 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
                 for channel, table in holdem.items()
                 for ref, when in table.shown.items()
             },
+            "started": [
+                table.first_turn - table.opening
+                for table in holdem.values()
+                if table.first_turn is not None and table.opening is not None
+            ],
             "fake_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     )
@@ -440,7 +455,12 @@ def run_fake(conn: Connection, options: dict[str, Any]) -> None:
 
 
 async def bot_main(
-    conn: Connection, endpoints: dict[str, Any], folder: Path, edits: str, collector: str
+    conn: Connection,
+    endpoints: dict[str, Any],
+    folder: Path,
+    edits: str,
+    collector: str,
+    profile: bool = False,
 ) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
@@ -504,16 +524,24 @@ async def bot_main(
     loop = asyncio.get_running_loop()
     try:
         measuring = await loop.run_in_executor(None, conn.recv)
-        began = time.monotonic()
+        began, cpu_began = time.monotonic(), time.process_time()
+        profiler = cProfile.Profile() if profile else None
+        if profiler is not None:
+            profiler.enable()
         granted_before = collections.Counter(pacer.granted)
         events_before = collections.Counter(events)
         requests_before = sum(p.requests for p in cogs[0].presenters.values())
-        token_edits_before = sum(p.channel.token_edits for p in cogs[0].presenters.values())
+        token_edits_before = sum(
+            getattr(p.channel, "token_edits", 0) for p in cogs[0].presenters.values()
+        )
         await loop.run_in_executor(None, conn.recv)  # stop
-        ended = time.monotonic()
+        ended, cpu_seconds = time.monotonic(), time.process_time() - cpu_began
+        if profiler is not None:
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         finished = sum(1 for when in hands if began <= when <= ended)
         requests = sum(p.requests for p in cogs[0].presenters.values()) - requests_before
-        token_edits = sum(p.channel.token_edits for p in cogs[0].presenters.values())
+        token_edits = sum(getattr(p.channel, "token_edits", 0) for p in cogs[0].presenters.values())
         token_edits -= token_edits_before
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         tables = len(cogs[0].tables.tables()) if cogs[0].tables else 0
@@ -535,6 +563,7 @@ async def bot_main(
     return {
         "hands_per_minute": finished / ((ended - began) / 60),
         "bot_requests_per_second": requests / (ended - began),
+        "cpu_seconds": cpu_seconds,
         "token_edits_per_second": token_edits / (ended - began),
         "peak_mb": peak_mb,
         "tables": tables,
@@ -600,6 +629,9 @@ def parser() -> argparse.ArgumentParser:
         "--ramp", type=float, default=OPENINGS_PER_SECOND, help="tables opened per second"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the bot's event loop while measuring"
+    )
     return parser
 
 
@@ -615,7 +647,9 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
     child.start()
     endpoints = ours.recv()
     with tempfile.TemporaryDirectory(prefix="felt-load-") as folder:
-        bot = asyncio.run(bot_main(ours, endpoints, Path(folder), args.edits, args.collector))
+        bot = asyncio.run(
+            bot_main(ours, endpoints, Path(folder), args.edits, args.collector, args.profile)
+        )
     fake = ours.recv()
     child.join(30)
     return bot, fake
@@ -651,6 +685,11 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     dealt = f"{bot['dealt']}/{args.tables} tables dealt"
     print(f"fake Discord in a child process; warm-up {bot['warmup']:.0f} s ({dealt}), then "
           f"{args.seconds:.0f} s measured.")  # fmt: skip
+    started = fake["started"]
+    print(f"  table started after      {percentile(started, 0.5):7.1f} / "
+          f"{percentile(started, 0.9):.1f} / {max(started, default=float('nan')):.1f} s "
+          f"p50 / p90 / max from `/holdem start` to the first turn on its message "
+          f"({len(started):,} of {args.tables:,} tables by the end)")  # fmt: skip
     print(f"  interactions measured    {len(latencies):>10,}")
     print(f"  latency p50 / p95 / p99  {p50:7.1f} / {p95:.1f} / {p99:.1f} ms   (goal p99 <= 50)")
     print(f"  slowest acknowledgement  {slowest:>10.1f} ms  (goal: under 3,000)")
@@ -683,6 +722,10 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  requests by route        {shares(_short_routes(fake['routes']))}")
     print(f"  requests by kind         {shares(fake['kinds'])}")
     print(f"  pacer grants by kind     {shares(bot['granted'])}")
+    cpu = bot["cpu_seconds"]
+    print(f"  bot CPU                  {cpu / args.seconds:>10.0%} of a core   "
+          f"({cpu * 1000 * 60 / args.seconds / hands if hands else float('nan'):.0f} ms per hand, "
+          f"render threads included; load average {os.getloadavg()[0]:.1f})")  # fmt: skip
     print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")

@@ -18,6 +18,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.discord.drawing import DrawingTurns
+
 if TYPE_CHECKING:
     from bot.discord.table_edits import EditPolicy
 
@@ -166,9 +168,9 @@ class Pacer:
         self._granted = 0
         self.waited = 0.0
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
-        self.redraw_drawing = asyncio.Semaphore(1)
-        """Held while a redraw's picture is drawn: one at a time in the whole bot, so the
-        drawing threads never queue a turn offer's picture behind many redraws."""
+        self.drawing = DrawingTurns()
+        """Table pictures by priority, bot-wide: a redraw's picture is drawn only while no
+        turn offer's is, so the drawing threads never queue an offer behind redraws."""
         self.granted: collections.Counter[str] = collections.Counter()
         """Grants by kind of request ("urgent", "normal", "cosmetic"), for the benchmarks."""
 

@@ -272,8 +272,9 @@ class TableChannel(Generic[P]):
 
     def _edit_step(self, found: Message[P], *, urgent: bool) -> Step:
         courier = self._couriers.live(found.message_id)
-        # A redraw through a click waits for no one: it is not in the bot-wide queue at all.
-        cosmetic = not urgent and self._policy.redraws_last and courier is None
+        # A redraw through a click is not in the bot-wide queue, but still draws one at a time
+        # bot-wide: the drawing threads stay free for turn offers.
+        cosmetic = not urgent and self._policy.redraws_last
         return Step(
             RequestKind.EDIT, urgent, lambda: self._edit(found, courier), found, cosmetic, courier
         )
@@ -291,12 +292,19 @@ class TableChannel(Generic[P]):
                 self.workers.wake()
                 await self._pause(None if step is None else wait)
                 continue
+            turns = self._pacer.drawing
+            if step.cosmetic and turns.busy:
+                # A redraw waits for the drawing threads to be free of turn offers; a change
+                # here (maybe this table's own offer) is planned again at once.
+                self._changes.clear()
+                turns.when_idle(self._changes)
+                await self._changes.wait()
+                continue
             if step.message is not None:
                 # Drawn before the bot-wide wait, so that the request goes out when granted
                 # (drawing takes a while; grants must not bunch up behind it). Redraws draw
-                # one at a time bot-wide: the drawing threads stay free for turn offers.
-                drawing = self._pacer.redraw_drawing if step.cosmetic else contextlib.nullcontext()
-                async with drawing:
+                # one at a time bot-wide, when no turn offer is being drawn (``drawing``).
+                async with turns.redraw() if step.cosmetic else turns.pressing():
                     payload = self._draft(step.message)
                     await draw_ahead(step.message, payload, self._look, self._executor)
             granted = step.courier is None  # an interaction endpoint: not in the global budget
