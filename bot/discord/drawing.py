@@ -5,62 +5,69 @@ the two drawing threads, which share the interpreter with the event loop). With 
 tables the pictures asked for can exceed what one process can draw; then the queue of the
 drawing threads, first come first served, would make a turn offer wait behind other tables'
 redraws. So the pictures a member waits for (a turn offer, a result, a new table message) draw
-at once, and a redraw (a bot's move, a log line) waits until none of those is being drawn, one
-redraw at a time bot-wide. A redraw that waits long is merged with the table's next change.
+at once, and a redraw (a bot's move, a log line) only while nothing else is drawn, one at a
+time bot-wide. A table channel waiting to redraw waits on its own event, which is set when the
+drawing threads are free (one waiting channel at a time, first come first served) or when its
+table changes (the change may be its own turn offer, which must not wait): a redraw that waits
+long is merged with the table's next change.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import AsyncIterator
 
 
 class DrawingTurns:
-    """Who draws next, bot-wide: ``pressing`` pictures at once, ``redraw``s when those are done."""
+    """Who draws next, bot-wide: ``pressing`` pictures at once, a ``redraw`` when ``free``."""
 
     def __init__(self) -> None:
         self._pressing = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._redraw = asyncio.Lock()
-        self._waiting: list[asyncio.Event] = []
+        self._redrawing = 0
+        self._waiting: collections.deque[asyncio.Event] = collections.deque()
         self.redraws_waited = 0
-        """Redraws that found a pressing picture being drawn (for the load benchmark)."""
+        """Redraws that found the drawing threads busy (for the load benchmark)."""
+
+    @property
+    def free(self) -> bool:
+        """Whether a redraw may be drawn now: nothing else is being drawn."""
+        return not self._pressing and not self._redrawing
 
     @contextlib.asynccontextmanager
     async def pressing(self) -> AsyncIterator[None]:
         """Draw a picture a member waits for, now."""
         self._pressing += 1
-        self._idle.clear()
         try:
             yield
         finally:
             self._pressing -= 1
-            if not self._pressing:
-                self._idle.set()
-                waiting, self._waiting = self._waiting, []
-                for event in waiting:
-                    event.set()
+            self.pass_on()
 
     @contextlib.asynccontextmanager
     async def redraw(self) -> AsyncIterator[None]:
-        """Draw a redraw once no pressing picture is being drawn (one redraw at a time)."""
-        async with self._redraw:
-            if not self._idle.is_set():
-                self.redraws_waited += 1
-                await self._idle.wait()
+        """Draw a redraw (ask ``free`` first, or ``when_free``)."""
+        self._redrawing += 1
+        try:
             yield
+        finally:
+            self._redrawing -= 1
+            self.pass_on()
 
-    def when_idle(self, event: asyncio.Event) -> None:
-        """Set ``event`` once no pressing picture is being drawn (at once if none is): a table
-        channel waits on its own event, which its table's next change also sets."""
-        if self._idle.is_set():
+    def when_free(self, event: asyncio.Event) -> None:
+        """Set ``event`` when it is this waiter's turn to redraw (at once if ``free``)."""
+        if self.free:
             event.set()
-        else:
-            self._waiting.append(event)
+            return
+        self.redraws_waited += 1
+        self._waiting.append(event)
 
-    @property
-    def busy(self) -> bool:
-        """Whether a pressing picture is being drawn."""
-        return not self._idle.is_set()
+    def pass_on(self) -> None:
+        """If the drawing threads are free, wake the first channel waiting to redraw (a channel
+        woken that no longer redraws calls this, so the turn is never lost)."""
+        while self.free and self._waiting:
+            event = self._waiting.popleft()
+            if not event.is_set():
+                event.set()
+                return

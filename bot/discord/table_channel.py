@@ -8,14 +8,13 @@ that draws the message's latest payload); this module does the rest, for both ga
 - a table message is posted in order with the posts, then edited to its latest state only: the
   states in between are skipped, and the image is re-rendered (off the event loop) only when
   the picture changed;
-- every request first waits for the channel's ``ChannelBudget`` and the bot's ``Pacer``, and only
-  then is its payload built: what goes out is the state when it is sent, never one that aged
-  while a rate limit was waited out;
-- one worker sends one request at a time, so members see things in the order they were sent.
-  Edits that offer a turn (and the last state of a message with buttons) go before other
-  requests; redraws wait for the table to be quiet and for spare budget, and carry everything
-  that changed meanwhile (``table_edits``); a new table message waits until the older ones
-  lost their buttons;
+- every request first waits for the channel's ``ChannelBudget`` and the bot's ``Pacer`` (an
+  edit through a member's click, for that click's budget: ``interaction_edits``), and only then
+  is its payload built: what goes out is the state when it is sent;
+- one worker sends one request at a time, in order. Turn offers (and the last state of a message
+  with buttons) go first; redraws wait for a quiet table, spare budget and free drawing threads
+  (``drawing``), and carry all that changed meanwhile (``table_edits``); a new table message
+  waits until the older ones lost their buttons;
 - the table messages are kept in storage while they are managed, so after a restart the first
   table channel of a game in a channel takes the buttons off those left from before, and starts
   with the channel's budget spent (Discord's buckets may still be full from before).
@@ -84,6 +83,7 @@ class TableChannel(Generic[P]):
         self._queue_changes = asyncio.Event()
         """Set on changes to the post queue only: what wakes a worker waiting for the edit
         budget (a table change cannot be sent sooner then, so it need not be looked at)."""
+        self._redraw_turn = asyncio.Event()  # its turn to redraw came, or its table changed
         self._busy = False
         self.requests = 0
         """Discord requests this channel made (posts and edits)."""
@@ -148,6 +148,7 @@ class TableChannel(Generic[P]):
             if found.dirty_since is None:
                 found.dirty_since = now
         self._changes.set()
+        self._redraw_turn.set()
         if queue:
             self._queue_changes.set()
 
@@ -155,9 +156,7 @@ class TableChannel(Generic[P]):
         """A click on one of this channel's table messages was acknowledged with a deferred
         update: that message's edits go through its token for a while (``interaction_edits``)."""
         clicked = interaction.message
-        if clicked is None or not any(
-            found.message_id == clicked.id for found in self._messages.values()
-        ):
+        if clicked is None or all(m.message_id != clicked.id for m in self._messages.values()):
             return
         self._couriers.take(interaction, clicked.id)
         self._changes.set()  # a held-back edit may go now, outside the channel's budget
@@ -289,17 +288,20 @@ class TableChannel(Generic[P]):
             if self._kept.forgotten:
                 continue  # planning found messages that are done: storage hears it first
             if step is None or wait > 0:
+                self._pacer.drawing.pass_on()
                 self.workers.wake()
                 await self._pause(None if step is None else wait)
                 continue
             turns = self._pacer.drawing
-            if step.cosmetic and turns.busy:
-                # A redraw waits for the drawing threads to be free of turn offers; a change
-                # here (maybe this table's own offer) is planned again at once.
-                self._changes.clear()
-                turns.when_idle(self._changes)
-                await self._changes.wait()
+            if step.cosmetic and not turns.free:
+                # Its turn to draw comes when the drawing threads are free (``drawing``); a
+                # change here (maybe this table's own offer) is planned again at once.
+                self._redraw_turn.clear()
+                turns.when_free(self._redraw_turn)
+                await self._redraw_turn.wait()
                 continue
+            if not step.cosmetic:
+                turns.pass_on()  # woken to redraw, it sends something else: the next may draw
             if step.message is not None:
                 # Drawn before the bot-wide wait, so that the request goes out when granted
                 # (drawing takes a while; grants must not bunch up behind it). Redraws draw

@@ -19,6 +19,9 @@ async def test_drawing_a_redraw_waits_until_no_offer_is_being_drawn() -> None:
             order.append(f"{name} ends")
 
     async def redraw() -> None:
+        ready = asyncio.Event()
+        turns.when_free(ready)
+        await ready.wait()
         async with turns.redraw():
             order.append("redraw")
 
@@ -26,28 +29,27 @@ async def test_drawing_a_redraw_waits_until_no_offer_is_being_drawn() -> None:
     await asyncio.sleep(0)
     waiting = asyncio.create_task(redraw())
     await asyncio.sleep(0)
-    assert turns.busy and order == ["offer 1 starts", "offer 2 starts"]
+    assert not turns.free and order == ["offer 1 starts", "offer 2 starts"]
     offer_drawn.set()
     await asyncio.gather(*offers, waiting)
     assert order[-1] == "redraw"
-    assert turns.redraws_waited == 1 and not turns.busy
+    assert turns.redraws_waited == 1 and turns.free
 
 
 async def test_drawing_a_redraw_with_nothing_pressing_draws_at_once() -> None:
     turns = DrawingTurns()
-    async with asyncio.timeout(1):
-        async with turns.redraw():
-            pass
-    assert turns.redraws_waited == 0
+    ready = asyncio.Event()
+    turns.when_free(ready)
+    assert ready.is_set() and turns.redraws_waited == 0
 
 
-async def test_drawing_when_idle_sets_the_channels_event_once_offers_are_drawn() -> None:
+async def test_drawing_waiting_redraws_are_woken_one_at_a_time_once_the_threads_are_free() -> None:
     turns = DrawingTurns()
     now = asyncio.Event()
-    turns.when_idle(now)
-    assert now.is_set()  # nothing pressing: at once
+    turns.when_free(now)
+    assert now.is_set()  # nothing being drawn: at once
 
-    later = asyncio.Event()
+    first, second = asyncio.Event(), asyncio.Event()
     release = asyncio.Event()
 
     async def offer() -> None:
@@ -56,8 +58,32 @@ async def test_drawing_when_idle_sets_the_channels_event_once_offers_are_drawn()
 
     drawing = asyncio.create_task(offer())
     await asyncio.sleep(0)
-    turns.when_idle(later)
-    assert not later.is_set()
+    turns.when_free(first)
+    turns.when_free(second)
+    assert not first.is_set() and not second.is_set()
     release.set()
     await drawing
-    assert later.is_set()
+    assert first.is_set() and not second.is_set()  # one at a time, in order
+    async with turns.redraw():
+        assert not turns.free
+    assert second.is_set()  # the first one's redraw is done: the next one's turn
+
+
+async def test_drawing_a_woken_channel_that_does_not_redraw_passes_the_turn_on() -> None:
+    turns = DrawingTurns()
+    release = asyncio.Event()
+
+    async def offer() -> None:
+        async with turns.pressing():
+            await release.wait()
+
+    drawing = asyncio.create_task(offer())
+    await asyncio.sleep(0)
+    first, second = asyncio.Event(), asyncio.Event()
+    turns.when_free(first)
+    turns.when_free(second)
+    release.set()
+    await drawing
+    assert first.is_set() and not second.is_set()
+    turns.pass_on()  # the first had an offer to send instead
+    assert second.is_set()
