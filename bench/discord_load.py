@@ -524,6 +524,9 @@ async def bot_main(
     loop = asyncio.get_running_loop()
     try:
         measuring = await loop.run_in_executor(None, conn.recv)
+        drawing = DrawingClock()
+        for cog in [*cogs, *blackjack]:
+            drawing.watch(cog._executor)
         began, cpu_began = time.monotonic(), time.process_time()
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
@@ -564,6 +567,8 @@ async def bot_main(
         "hands_per_minute": finished / ((ended - began) / 60),
         "bot_requests_per_second": requests / (ended - began),
         "cpu_seconds": cpu_seconds,
+        "drawing_seconds": drawing.seconds,
+        "redraws_waited": getattr(getattr(pacer, "drawing", None), "redraws_waited", 0),
         "token_edits_per_second": token_edits / (ended - began),
         "peak_mb": peak_mb,
         "tables": tables,
@@ -575,6 +580,30 @@ async def bot_main(
         "events": dict(measured_events),
         "gc": pauses.summary(),
     }
+
+
+class DrawingClock:
+    """The CPU time of the bot's drawing threads (table pictures and hole cards)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def watch(self, executor: Any) -> None:
+        if executor is None:
+            return
+        submit = executor.submit
+
+        def timed(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            def run() -> Any:
+                began = time.thread_time()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    self.seconds += time.thread_time() - began
+
+            return submit(run)
+
+        executor.submit = timed
 
 
 class GcPauses:
@@ -726,6 +755,10 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  bot CPU                  {cpu / args.seconds:>10.0%} of a core   "
           f"({cpu * 1000 * 60 / args.seconds / hands if hands else float('nan'):.0f} ms per hand, "
           f"render threads included; load average {os.getloadavg()[0]:.1f})")  # fmt: skip
+    drawn = bot["drawing_seconds"]
+    print(f"  ...of which drawing      {drawn / (cpu or 1):>10.0%}   "
+          f"({drawn * 1000 * 60 / args.seconds / hands if hands else float('nan'):.0f} ms per hand;"
+          f" {bot['redraws_waited']:,} redraws waited for spare CPU, whole run)")  # fmt: skip
     print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")

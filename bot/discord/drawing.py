@@ -10,6 +10,11 @@ time bot-wide. A table channel waiting to redraw waits on its own event, which i
 drawing threads are free (one waiting channel at a time, first come first served) or when its
 table changes (the change may be its own turn offer, which must not wait): a redraw that waits
 long is merged with the table's next change.
+
+The drawing threads are not the only thing a picture competes with: the event loop answers
+clicks and sends the offers in the same interpreter. So while the event loop runs late (its
+ticks come more than ``LATE_SECONDS`` after they were due: the process has no CPU to spare), no
+redraw is drawn at all; the bots' moves then reach the table with the next turn offer.
 """
 
 from __future__ import annotations
@@ -18,6 +23,12 @@ import asyncio
 import collections
 import contextlib
 from collections.abc import AsyncIterator
+
+TICK_SECONDS = 0.25
+"""How often the event loop's lateness is looked at."""
+LATE_SECONDS = 0.05
+"""A tick this late (smoothed) means the process has no CPU to spare for redraws."""
+SMOOTHING = 0.3
 
 
 class DrawingTurns:
@@ -29,11 +40,34 @@ class DrawingTurns:
         self._waiting: collections.deque[asyncio.Event] = collections.deque()
         self.redraws_waited = 0
         """Redraws that found the drawing threads busy (for the load benchmark)."""
+        self.lateness = 0.0
+        """The event loop's smoothed lateness, in seconds (``note_lateness``)."""
+        self._ticking: asyncio.TimerHandle | None = None
 
     @property
     def free(self) -> bool:
         """Whether a redraw may be drawn now: nothing else is being drawn."""
-        return not self._pressing and not self._redrawing
+        return not self._pressing and not self._redrawing and self.lateness <= LATE_SECONDS
+
+    def note_lateness(self, seconds: float) -> None:
+        """A tick of the event loop came ``seconds`` after it was due."""
+        self.lateness += SMOOTHING * (max(0.0, seconds) - self.lateness)
+        self.pass_on()
+
+    def _watch(self) -> None:
+        """Tick while redraws wait, to see when the event loop catches up."""
+        if self._ticking is not None:
+            return
+        loop = asyncio.get_running_loop()
+        due = loop.time() + TICK_SECONDS
+
+        def tick() -> None:
+            self._ticking = None
+            self.note_lateness(loop.time() - due)
+            if self._waiting:
+                self._watch()
+
+        self._ticking = loop.call_at(due, tick)
 
     @contextlib.asynccontextmanager
     async def pressing(self) -> AsyncIterator[None]:
@@ -62,6 +96,7 @@ class DrawingTurns:
             return
         self.redraws_waited += 1
         self._waiting.append(event)
+        self._watch()
 
     def pass_on(self) -> None:
         """If the drawing threads are free, wake the first channel waiting to redraw (a channel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.discord.drawing import DrawingTurns
+from bot.discord.drawing import LATE_SECONDS, DrawingTurns
 
 
 async def test_drawing_a_redraw_waits_until_no_offer_is_being_drawn() -> None:
@@ -87,3 +87,30 @@ async def test_drawing_a_woken_channel_that_does_not_redraw_passes_the_turn_on()
     assert first.is_set() and not second.is_set()
     turns.pass_on()  # the first had an offer to send instead
     assert second.is_set()
+
+
+async def test_drawing_no_redraw_while_the_event_loop_runs_late() -> None:
+    turns = DrawingTurns()
+    for _ in range(5):
+        turns.note_lateness(0.5)  # the process has no CPU to spare
+    assert not turns.free
+    ready = asyncio.Event()
+    turns.when_free(ready)
+    assert not ready.is_set()
+    turns.note_lateness(0.0)
+    assert not ready.is_set()  # smoothed: one punctual tick is not enough
+    for _ in range(20):
+        turns.note_lateness(0.0)
+    assert ready.is_set() and turns.free
+
+
+async def test_drawing_the_event_loops_lateness_is_watched_while_redraws_wait() -> None:
+    turns = DrawingTurns()
+    for _ in range(5):
+        turns.note_lateness(0.5)
+    ready = asyncio.Event()
+    turns.when_free(ready)
+    # Nothing else is drawn and the loop is punctual: its own ticks free the redraw.
+    async with asyncio.timeout(10):
+        await ready.wait()
+    assert turns.lateness <= LATE_SECONDS
