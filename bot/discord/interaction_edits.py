@@ -55,7 +55,10 @@ class Couriers:
     def take(self, interaction: discord.Interaction[Any], message_id: int) -> None:
         """Keep ``interaction`` (acknowledged with a deferred update of ``message_id``) as the
         way to edit that message."""
-        expires_at = self._clock() + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
+        now = self._clock()
+        for old in [m for m, courier in self._by_message.items() if courier.expires_at <= now]:
+            del self._by_message[old]  # an old table message's clicks, past their time
+        expires_at = now + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
         budget = ChannelBudget(TOKEN_EDIT_LIMIT, TOKEN_EDIT_WINDOW_SECONDS, self._clock)
         self._by_message[message_id] = Courier(interaction, message_id, expires_at, budget)
 

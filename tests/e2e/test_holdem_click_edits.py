@@ -4,9 +4,12 @@ click, and again once a click's token no longer works."""
 
 from __future__ import annotations
 
-from bot.discord.interaction_edits import INTERACTION_TOKEN_SECONDS
+import time
+
+from bot.discord.interaction_edits import INTERACTION_TOKEN_SECONDS, TOKEN_MARGIN_SECONDS
+from bot.discord.pacing import Pacer
 from tests.e2e.fakediscord import FakeDiscord, FakeMember
-from tests.e2e.support.bot_world import World
+from tests.e2e.support.bot_world import World, channel_window
 from tests.e2e.support.holdem import Factory, HoldemWorld
 
 CHANNEL_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -82,3 +85,26 @@ async def test_holdem_edits_fall_back_to_the_channel_once_the_click_token_expire
     shown = h.offer(await whose_turn(h, world))
     assert shown is not None and shown[1] != offered[1]  # the table moved on, on the message
     assert fake.stats.rate_limited == 0
+
+
+async def test_holdem_a_click_older_than_its_tokens_life_is_not_used(
+    fake_discord: FakeDiscord, world: World, start_holdem: Factory
+) -> None:
+    fake = fake_discord
+    skew = [0.0]
+    pacer = Pacer(channel_window=channel_window(fake), clock=lambda: time.monotonic() + skew[0])
+    h = await start_holdem(pacer=pacer)
+    await heads_up(h, world)
+    await h.act(await whose_turn(h, world))
+    offered = h.offer(await whose_turn(h, world))
+    assert offered is not None
+    # The bot's own clock passes the token's life (less its margin): the turn that times out
+    # next is edited through the channel, without trying the old token first.
+    skew[0] = INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
+    start = len(fake.requests)
+    await h.scheduler.expire_turn()
+    await fake.wait_until(
+        lambda: CHANNEL_EDIT in edits_since(fake, start), within=20, what="an edit by the channel"
+    )
+    assert TOKEN_EDIT not in edits_since(fake, start)
+    assert fake.stats.invalid == 0
