@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.discord.drawing import DrawingTurns
+from bot.discord.loop_gate import LoopGate
 
 if TYPE_CHECKING:
     from bot.discord.table_edits import EditPolicy
@@ -168,6 +169,8 @@ class Pacer:
         self._granted = 0
         self.waited = 0.0
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
+        self.admission = LoopGate()
+        """Table requests admitted one per prompt pass of the event loop (``loop_gate``)."""
         self.drawing = DrawingTurns()
         """Table pictures by priority, bot-wide: a redraw's picture is drawn only while no
         turn offer's is, so the drawing threads never queue an offer behind redraws."""

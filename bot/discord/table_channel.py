@@ -80,15 +80,11 @@ class TableChannel(Generic[P]):
         self._messages: dict[Hashable, Message[P]] = {}
         self._posts_since_message = 0
         self._changes = asyncio.Event()
-        self._queue_changes = asyncio.Event()
-        """Set on changes to the post queue only: what wakes a worker waiting for the edit
-        budget (a table change cannot be sent sooner then, so it need not be looked at)."""
+        self._queue_changes = asyncio.Event()  # the post queue changed (wakes a wait for edits)
         self._redraw_turn = asyncio.Event()  # its turn to redraw came, or its table changed
         self._busy = False
-        self.requests = 0
-        """Discord requests this channel made (posts and edits)."""
-        self.token_edits = 0
-        """Of those, edits sent through a member's click (outside the bot's global budget)."""
+        self.requests = 0  # Discord requests this channel made (posts and edits)...
+        self.token_edits = 0  # ...of which edits through a click (outside the global budget)
         self.workers = Workers(
             client=client,
             label=game.value,
@@ -153,8 +149,7 @@ class TableChannel(Generic[P]):
             self._queue_changes.set()
 
     def hand_over(self, interaction: discord.Interaction[Any]) -> None:
-        """A click on one of this channel's table messages was acknowledged with a deferred
-        update: that message's edits go through its token for a while (``interaction_edits``)."""
+        """A deferred click on a table message: its edits go through the click's token."""
         clicked = interaction.message
         if clicked is None or all(m.message_id != clicked.id for m in self._messages.values()):
             return
@@ -282,6 +277,7 @@ class TableChannel(Generic[P]):
 
     async def _work(self) -> None:
         await self._kept.take_over(self._budget)
+        admitted = False
         while True:
             await self._kept.flush()
             wait, step = self._plan()
@@ -289,23 +285,25 @@ class TableChannel(Generic[P]):
                 continue  # planning found messages that are done: storage hears it first
             if step is None or wait > 0:
                 self._pacer.drawing.pass_on()
+                admitted = False
                 self.workers.wake()
                 await self._pause(None if step is None else wait)
                 continue
+            if not admitted:  # the event loop must have time for it (``loop_gate``)
+                await self._pacer.admission.enter(pressing=step.urgent)
+                admitted = True
+                continue  # plan again: the wait may have been long
+            admitted = False
             turns = self._pacer.drawing
             if step.cosmetic and not turns.free:
-                # Its turn to draw comes when the drawing threads are free (``drawing``); a
-                # change here (maybe this table's own offer) is planned again at once.
+                # Its turn comes when nothing else is drawn; a change here is planned at once.
                 self._redraw_turn.clear()
                 turns.when_free(self._redraw_turn)
                 await self._redraw_turn.wait()
                 continue
             if not step.cosmetic:
                 turns.pass_on()  # woken to redraw, it sends something else: the next may draw
-            if step.message is not None:
-                # Drawn before the bot-wide wait, so that the request goes out when granted
-                # (drawing takes a while; grants must not bunch up behind it). Redraws draw
-                # one at a time bot-wide, when no turn offer is being drawn (``drawing``).
+            if step.message is not None:  # drawn before the bot-wide wait: sent once granted
                 async with turns.redraw() if step.cosmetic else turns.pressing():
                     payload = self._draft(step.message)
                     await draw_ahead(step.message, payload, self._look, self._executor)
