@@ -569,6 +569,7 @@ async def bot_main(
         "cpu_seconds": cpu_seconds,
         "drawing_seconds": drawing.seconds,
         "redraws_waited": getattr(getattr(pacer, "drawing", None), "redraws_waited", 0),
+        "long_passes": getattr(getattr(pacer, "admission", None), "long_passes", 0),
         "token_edits_per_second": token_edits / (ended - began),
         "peak_mb": peak_mb,
         "tables": tables,
@@ -759,6 +760,8 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     print(f"  ...of which drawing      {drawn / (cpu or 1):>10.0%}   "
           f"({drawn * 1000 * 60 / args.seconds / hands if hands else float('nan'):.0f} ms per hand;"
           f" {bot['redraws_waited']:,} redraws waited for spare CPU, whole run)")  # fmt: skip
+    print(f"  event loop passes that held table requests {bot['long_passes']:,} (whole run; "
+          f"a pass over 10 ms: the loop had more than it could do at once)")  # fmt: skip
     print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")
