@@ -804,13 +804,15 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
 
 
 EDIT_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
+CLICK_EDIT_ROUTE = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+"""A table message edited through a member's click (``bot/discord/interaction_edits.py``)."""
 CALLBACK_ROUTE = "POST /interactions/{interaction_id}/{token}/callback"
 _ROUTE_NAMES = {
     EDIT_ROUTE: "message edits",
     "POST /channels/{channel_id}/messages": "message posts",
     CALLBACK_ROUTE: "interaction answers",
     "POST /webhooks/{application_id}/{token}": "followups",
-    "PATCH /webhooks/{application_id}/{token}/messages/{message_id}": "edits through a click",
+    CLICK_EDIT_ROUTE: "edits through a click",
     "POST /users/@me/channels": "DM opens",
 }
 
