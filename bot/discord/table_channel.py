@@ -241,7 +241,9 @@ class TableChannel(Generic[P]):
                 steps.append((ready, Step(RequestKind.POST, True, self._post_message, posted)))
             else:
                 ready = max(posts_in, self._linger_until - self._now())
-                steps.append((ready, Step(RequestKind.POST, False, self._post_posts)))
+                # Posts a table message waits behind are as pressing as it is (a new table).
+                before_message = any(isinstance(item, NewMessage) for item in self._posts)
+                steps.append((ready, Step(RequestKind.POST, before_message, self._post_posts)))
         if calm is not None:
             policy = self._policy
             held = policy.hold(calm.changed_at, calm.dirty_since, self._now())
