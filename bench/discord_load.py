@@ -812,7 +812,7 @@ _ROUTE_NAMES = {
     "POST /channels/{channel_id}/messages": "message posts",
     CALLBACK_ROUTE: "interaction answers",
     "POST /webhooks/{application_id}/{token}": "followups",
-    CLICK_EDIT_ROUTE: "edits through a click",
+    CLICK_EDIT_ROUTE: "interaction-token edits (table messages through a click, replies)",
     "POST /users/@me/channels": "DM opens",
 }
 
