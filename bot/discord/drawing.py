@@ -13,8 +13,9 @@ long is merged with the table's next change.
 
 The drawing threads are not the only thing a picture competes with: the event loop answers
 clicks and sends the offers in the same interpreter. So while the event loop runs late (its
-ticks come more than ``LATE_SECONDS`` after they were due: the process has no CPU to spare), no
-redraw is drawn at all; the bots' moves then reach the table with the next turn offer.
+ticks come more than ``LATE_SECONDS`` after they were due: the process has no CPU to spare), or
+turn offers wait for their admission (``loop_gate``), no redraw is drawn at all; the bots'
+moves then reach the table with the next turn offer.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+
+from bot.discord.loop_gate import CONGESTED_SECONDS
 
 TICK_SECONDS = 0.25
 """How often the event loop's lateness is looked at."""
-LATE_SECONDS = 0.05
+LATE_SECONDS = CONGESTED_SECONDS
 """A tick this late (smoothed) means the process has no CPU to spare for redraws."""
 SMOOTHING = 0.3
 
@@ -34,7 +37,9 @@ SMOOTHING = 0.3
 class DrawingTurns:
     """Who draws next, bot-wide: ``pressing`` pictures at once, a ``redraw`` when ``free``."""
 
-    def __init__(self) -> None:
+    def __init__(self, others_waiting: Callable[[], bool] = lambda: False) -> None:
+        self._others_waiting = others_waiting
+        """Whether pressing requests wait for their admission (``loop_gate``): then no redraw."""
         self._pressing = 0
         self._redrawing = 0
         self._waiting: collections.deque[asyncio.Event] = collections.deque()
@@ -47,7 +52,12 @@ class DrawingTurns:
     @property
     def free(self) -> bool:
         """Whether a redraw may be drawn now: nothing else is being drawn."""
-        return not self._pressing and not self._redrawing and self.lateness <= LATE_SECONDS
+        return (
+            not self._pressing
+            and not self._redrawing
+            and self.lateness <= LATE_SECONDS
+            and not self._others_waiting()
+        )
 
     def note_lateness(self, seconds: float) -> None:
         """A tick of the event loop came ``seconds`` after it was due."""

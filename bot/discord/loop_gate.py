@@ -40,6 +40,10 @@ class LoopGate:
         self.long_passes = 0
         """Passes of the loop that held an admission (for the load benchmark)."""
 
+    def pressing_waiting(self) -> bool:
+        """Whether a turn offer (or a result) waits for its admission."""
+        return any(not future.done() for future in self._pressing)
+
     async def enter(self, *, pressing: bool) -> None:
         """Wait for this request's admission (``pressing``: a turn offer or a result)."""
         loop = asyncio.get_running_loop()

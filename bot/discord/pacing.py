@@ -171,7 +171,7 @@ class Pacer:
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
         self.admission = LoopGate()
         """Table requests admitted one per prompt pass of the event loop (``loop_gate``)."""
-        self.drawing = DrawingTurns()
+        self.drawing = DrawingTurns(self.admission.pressing_waiting)
         """Table pictures by priority, bot-wide: a redraw's picture is drawn only while no
         turn offer's is, so the drawing threads never queue an offer behind redraws."""
         self.granted: collections.Counter[str] = collections.Counter()

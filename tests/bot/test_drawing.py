@@ -106,11 +106,21 @@ async def test_drawing_no_redraw_while_the_event_loop_runs_late() -> None:
 
 async def test_drawing_the_event_loops_lateness_is_watched_while_redraws_wait() -> None:
     turns = DrawingTurns()
-    for _ in range(5):
-        turns.note_lateness(0.5)
+    turns.note_lateness(LATE_SECONDS * 4)
     ready = asyncio.Event()
     turns.when_free(ready)
     # Nothing else is drawn and the loop is punctual: its own ticks free the redraw.
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(20):
         await ready.wait()
     assert turns.lateness <= LATE_SECONDS
+
+
+async def test_drawing_no_redraw_while_a_turn_offer_waits_for_its_admission() -> None:
+    offers_waiting = [True]
+    turns = DrawingTurns(lambda: offers_waiting[0])
+    ready = asyncio.Event()
+    turns.when_free(ready)
+    assert not turns.free and not ready.is_set()
+    offers_waiting[0] = False
+    turns.pass_on()
+    assert turns.free and ready.is_set()
