@@ -241,9 +241,9 @@ class TableChannel(Generic[P]):
                 steps.append((ready, Step(RequestKind.POST, True, self._post_message, posted)))
             else:
                 ready = max(posts_in, self._linger_until - self._now())
-                # Posts a table message waits behind are as pressing as it is (a new table).
-                before_message = any(isinstance(item, NewMessage) for item in self._posts)
-                steps.append((ready, Step(RequestKind.POST, before_message, self._post_posts)))
+                # A new table's posts (its table message not up yet) are as pressing as it.
+                new_table = all(found.message_id is None for found in self._messages.values())
+                steps.append((ready, Step(RequestKind.POST, new_table, self._post_posts)))
         if calm is not None:
             policy = self._policy
             held = policy.hold(calm.changed_at, calm.dirty_since, self._now())
