@@ -5,8 +5,8 @@ Once a member has clicked, a table's edits no longer wait for the bot's global b
 every edit draws a picture and sends a request, and the event loop that acknowledges clicks
 (within 3 s, and Felt's goal is 50 ms) shares the interpreter with all of it. If every table
 sent as soon as it could, the loop's queue of ready work would grow until clicks waited behind
-it. So a table channel's next request is admitted here first: one per pass of the loop (its
-turn offers before its other requests), and only after a pass that took at most
+it. So a table channel's next request is admitted here first: one per pass of the loop (a new
+table's first, then turn offers, then the rest), and only after a pass that took at most
 ``CONGESTED_SECONDS``; a longer pass means the loop has more work than it can do promptly, and
 admissions wait until it caught up. Tables then deal at the pace the process can keep up with,
 and clicks keep being answered at once.
@@ -34,6 +34,7 @@ class LoopGate:
         self.congested = congested
         self._clock = clock
         """How passes are timed (None: the event loop's clock)."""
+        self._opening: collections.deque[asyncio.Future[None]] = collections.deque()
         self._pressing: collections.deque[asyncio.Future[None]] = collections.deque()
         self._others: collections.deque[asyncio.Future[None]] = collections.deque()
         self._releaser: asyncio.Task[None] | None = None
@@ -42,13 +43,15 @@ class LoopGate:
 
     def pressing_waiting(self) -> bool:
         """Whether a turn offer (or a result) waits for its admission."""
-        return any(not future.done() for future in self._pressing)
+        return any(not f.done() for queue in (self._opening, self._pressing) for f in queue)
 
-    async def enter(self, *, pressing: bool) -> None:
-        """Wait for this request's admission (``pressing``: a turn offer or a result)."""
+    async def enter(self, *, pressing: bool, opening: bool = False) -> None:
+        """Wait for this request's admission (``pressing``: a turn offer or a result;
+        ``opening``: a new table's, before any other: a table starts within seconds)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        (self._pressing if pressing else self._others).append(future)
+        queue = self._opening if opening else self._pressing if pressing else self._others
+        queue.append(future)
         if self._releaser is None:
             self._releaser = loop.create_task(self._release())
         await future
@@ -57,7 +60,7 @@ class LoopGate:
         clock = self._clock or asyncio.get_running_loop().time
         try:
             admitted = clock()
-            while self._pressing or self._others:
+            while self._opening or self._pressing or self._others:
                 began = clock()
                 await asyncio.sleep(0)
                 now = clock()
@@ -70,7 +73,7 @@ class LoopGate:
             self._releaser = None
 
     def _admit_one(self) -> None:
-        for queue in (self._pressing, self._others):
+        for queue in (self._opening, self._pressing, self._others):
             while queue:
                 future = queue.popleft()
                 if not future.done():

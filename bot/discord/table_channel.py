@@ -158,15 +158,13 @@ class TableChannel(Generic[P]):
         self._queue_changes.set()
 
     def message_id(self, key: Hashable) -> int | None:
-        found = self._messages.get(key)
-        return found.message_id if found is not None else None
+        return found.message_id if (found := self._messages.get(key)) is not None else None
 
     def tracks(self, key: Hashable) -> bool:
         return key in self._messages
 
     def queued(self, key: Hashable) -> bool:
-        found = self._messages.get(key)
-        return found is not None and found.queued
+        return (found := self._messages.get(key)) is not None and found.queued
 
     @property
     def buried(self) -> bool:
@@ -242,8 +240,7 @@ class TableChannel(Generic[P]):
             else:
                 ready = max(posts_in, self._linger_until - self._now())
                 # A new table's posts (its table message not up yet) are as pressing as it.
-                new_table = all(found.message_id is None for found in self._messages.values())
-                steps.append((ready, Step(RequestKind.POST, new_table, self._post_posts)))
+                steps.append((ready, Step(RequestKind.POST, self._opening, self._post_posts)))
         if calm is not None:
             policy = self._policy
             held = policy.hold(calm.changed_at, calm.dirty_since, self._now())
@@ -256,9 +253,12 @@ class TableChannel(Generic[P]):
                 return 0.0, step
         return min(steps, key=lambda entry: entry[0])
 
+    @property
+    def _opening(self) -> bool:
+        return all(found.message_id is None for found in self._messages.values())
+
     def _edits_in(self, found: Message[P], channel_in: float | None, *, reserve: int = 0) -> float:
-        """Seconds until ``found`` may be edited: by a member's click's budget if one can carry
-        the edit, else by the channel's (``channel_in``, when already asked)."""
+        """Seconds until ``found`` may be edited (by its click's budget, or the channel's)."""
         courier = self._couriers.live(found.message_id)
         if courier is not None:
             return courier.budget.ready_in(RequestKind.EDIT, reserve=reserve)
@@ -292,7 +292,7 @@ class TableChannel(Generic[P]):
                 await self._pause(None if step is None else wait)
                 continue
             if not admitted:  # the event loop must have time for it (``loop_gate``)
-                await self._pacer.admission.enter(pressing=step.urgent)
+                await self._pacer.admission.enter(pressing=step.urgent, opening=self._opening)
                 admitted = True
                 continue  # plan again: the wait may have been long
             admitted = False

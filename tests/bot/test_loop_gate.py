@@ -19,12 +19,12 @@ class _SlowPasses:
         return self.now
 
 
-async def test_loop_gate_turn_offers_are_admitted_before_other_requests() -> None:
+async def test_loop_gate_a_new_table_then_turn_offers_are_admitted_before_the_rest() -> None:
     gate = LoopGate()
     order: list[str] = []
 
-    async def enter(name: str, *, pressing: bool) -> None:
-        await gate.enter(pressing=pressing)
+    async def enter(name: str, *, pressing: bool, opening: bool = False) -> None:
+        await gate.enter(pressing=pressing, opening=opening)
         order.append(name)
 
     await asyncio.gather(
@@ -32,8 +32,9 @@ async def test_loop_gate_turn_offers_are_admitted_before_other_requests() -> Non
         enter("post", pressing=False),
         enter("offer 1", pressing=True),
         enter("offer 2", pressing=True),
+        enter("new table", pressing=True, opening=True),
     )
-    assert order == ["offer 1", "offer 2", "redraw", "post"]
+    assert order == ["new table", "offer 1", "offer 2", "redraw", "post"]
     assert gate.long_passes == 0
 
 
