@@ -17,7 +17,14 @@ table dealt its first hand, or ``--warmup`` seconds), the run measures for ``--s
 - how long a member's turn took to show: from the moment it began in the bot (the click or the
   bot's move before it) to the table message offering its buttons, p50/p90/max;
 - the share of requests by route (what the fake saw), by kind (table message posts and edits,
-  hole-card DMs, other posts, interaction answers) and by the pacer's priority.
+  edits through a member's click, hole-card DMs, other posts, interaction answers) and by the
+  pacer's priority; requests per hand, in all and counted against Discord's global limit
+  (interaction endpoints are not);
+- how long a table took to start (from ``/holdem start`` to the first turn on its message; the
+  second member joins once the table message is up, and again if refused);
+- the bot's CPU per hand (its drawing threads apart), the redraws that waited for spare CPU and
+  the event loop passes that held table requests (``bot/discord/loop_gate.py``);
+  ``--profile`` prints where the event loop's time went.
 
 ``--blackjack N`` adds N Blackjack tables, each with one member who bets, then stands or hits
 (a bet that brings no offer is followed by a longer pause each time, up to 30 s).
@@ -30,7 +37,7 @@ tables (500 MB for 1,000); the turn shown p90 <= 1.5 s is ``bench/table_latency.
 table's turns that fast.
 
     .venv/bin/python bench/discord_load.py [--tables 200] [--blackjack 0] [--seconds 60]
-        [--warmup 90] [--ramp 10] [--edits held|immediate]
+        [--warmup 90] [--ramp 10] [--edits held|immediate] [--profile]
 """
 
 from __future__ import annotations
