@@ -17,7 +17,14 @@ table dealt its first hand, or ``--warmup`` seconds), the run measures for ``--s
 - how long a member's turn took to show: from the moment it began in the bot (the click or the
   bot's move before it) to the table message offering its buttons, p50/p90/max;
 - the share of requests by route (what the fake saw), by kind (table message posts and edits,
-  hole-card DMs, other posts, interaction answers) and by the pacer's priority.
+  edits through a member's click, hole-card DMs, other posts, interaction answers) and by the
+  pacer's priority; requests per hand, in all and counted against Discord's global limit
+  (interaction endpoints are not);
+- how long a table took to start (from ``/holdem start`` to the first turn on its message; the
+  second member joins once the table message is up, and again if refused);
+- the bot's CPU per hand (its drawing threads apart), the redraws that waited for spare CPU and
+  the event loop passes that held table requests (``bot/discord/loop_gate.py``);
+  ``--profile`` prints where the event loop's time went.
 
 ``--blackjack N`` adds N Blackjack tables, each with one member who bets, then stands or hits
 (a bet that brings no offer is followed by a longer pause each time, up to 30 s).
@@ -30,7 +37,7 @@ tables (500 MB for 1,000); the turn shown p90 <= 1.5 s is ``bench/table_latency.
 table's turns that fast.
 
     .venv/bin/python bench/discord_load.py [--tables 200] [--blackjack 0] [--seconds 60]
-        [--warmup 90] [--ramp 10] [--edits held|immediate]
+        [--warmup 90] [--ramp 10] [--edits held|immediate] [--profile]
 """
 
 from __future__ import annotations
@@ -39,9 +46,12 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import cProfile
 import dataclasses
 import gc
 import multiprocessing
+import os
+import pstats
 import random
 import re
 import resource
@@ -82,6 +92,14 @@ class Table:
     """When the table message first offered each turn (hand, action count), monotonic time."""
     image: str = TABLE_IMAGE
     pattern: re.Pattern[str] = ACTION
+    opening: float | None = None
+    """When its first member sent ``/holdem start`` (monotonic time)."""
+    first_turn: float | None = None
+    """When the table message first offered a member a turn."""
+    posted: float | None = None
+    """When its first table message was posted."""
+    joined: float | None = None
+    """When the second member's ``/holdem join`` was acknowledged."""
 
     def saw(self, message: Any) -> None:
         """Note the turn ``message`` offers, if it is this table's message and offers one."""
@@ -111,6 +129,7 @@ def make_fake(tables: dict[int, Table], limited: list[str], kinds: collections.C
             if table is not None and not message.ephemeral:
                 if table.image in message.filenames:
                     table.message = message
+                    table.posted = table.posted or time.monotonic()
                     table.saw(message)
                 table.changed.set()
                 if len(channel.messages) > KEEP_MESSAGES:
@@ -125,6 +144,8 @@ def make_fake(tables: dict[int, Table], limited: list[str], kinds: collections.C
             table = tables.get(message.channel.id)
             if message.interaction is not None or message.ephemeral:
                 kinds["interaction reply edits"] += 1
+            elif table is not None and message is table.message and options.get("resolve_loading"):
+                kinds["table message edits through a click"] += 1  # the click's token
             elif table is not None and message is table.message:
                 kinds["table message edits"] += 1
             else:
@@ -220,9 +241,14 @@ class Driver:
 
     async def sit(self, member: Any, channel: Any, name: str, **options: Any) -> None:
         """Open or join a table, again after a pause if the command was not acknowledged in
-        time (a member tries again; the table would otherwise never fill)."""
+        time or was refused (a member tries again; the table would otherwise never fill)."""
         for attempt in range(1, 6):
-            if await self.command(member, channel, name, **options) or self.stopping:
+            interaction = await self.fake.slash(member, channel, name, **options)
+            acknowledged = await self.record(interaction, name)
+            with contextlib.suppress(AssertionError):
+                await interaction.wait_answered(within=30)
+            said = " ".join(message.text for message in interaction.messages)
+            if (acknowledged and "There is no" not in said) or self.stopping:
                 return
             await asyncio.sleep(2.0 * attempt)
 
@@ -231,8 +257,13 @@ class Driver:
         then act whenever it is their turn."""
         first, second = table.members
         await asyncio.sleep(delay)
+        table.opening = time.monotonic()
         await self.sit(first, table.channel, "holdem start", seats=6, bots=4, buy_in=1000)
+        while table.message is None and not self.stopping:  # the second member sees it open
+            await table.changed.wait()
+            table.changed.clear()
         await self.sit(second, table.channel, "holdem join", buy_in=1000)
+        table.joined = time.monotonic()
         while not self.stopping:
             await table.changed.wait()
             table.changed.clear()
@@ -241,6 +272,8 @@ class Driver:
                 continue
             member, message, ref = offer
             self.dealt.add(table.channel.id)
+            if table.first_turn is None:
+                table.first_turn = time.monotonic()
             if len(self.dealt) == len(self.tables):
                 self.all_dealt.set()
             if table.offered == ref:
@@ -402,9 +435,9 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
     measured_kinds = collections.Counter(kinds)
     measured_kinds.subtract(kinds_before)
     measured_kinds["interaction answers"] = routes.get(CALLBACK_ROUTE, 0)
+    driver.stopping = True  # members stop before the bot does (no commands into a closed bot)
     conn.send({"stop": True})
     await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # the bot has stopped
-    driver.stopping = True
     for task in players:
         task.cancel()
     await asyncio.gather(*players, return_exceptions=True)
@@ -424,6 +457,16 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
                 for channel, table in holdem.items()
                 for ref, when in table.shown.items()
             },
+            "started": [
+                table.first_turn - table.opening
+                for table in holdem.values()
+                if table.first_turn is not None and table.opening is not None
+            ],
+            "start_steps": [
+                (table.posted - table.opening, table.joined - table.opening)
+                for table in holdem.values()
+                if None not in (table.posted, table.joined, table.opening)
+            ],
             "fake_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     )
@@ -438,7 +481,12 @@ def run_fake(conn: Connection, options: dict[str, Any]) -> None:
 
 
 async def bot_main(
-    conn: Connection, endpoints: dict[str, Any], folder: Path, edits: str, collector: str
+    conn: Connection,
+    endpoints: dict[str, Any],
+    folder: Path,
+    edits: str,
+    collector: str,
+    profile: bool = False,
 ) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
@@ -502,14 +550,28 @@ async def bot_main(
     loop = asyncio.get_running_loop()
     try:
         measuring = await loop.run_in_executor(None, conn.recv)
-        began = time.monotonic()
+        drawing = DrawingClock()
+        for cog in [*cogs, *blackjack]:
+            drawing.watch(cog._executor)
+        began, cpu_began = time.monotonic(), time.process_time()
+        profiler = cProfile.Profile() if profile else None
+        if profiler is not None:
+            profiler.enable()
         granted_before = collections.Counter(pacer.granted)
         events_before = collections.Counter(events)
         requests_before = sum(p.requests for p in cogs[0].presenters.values())
+        token_edits_before = sum(
+            getattr(p.channel, "token_edits", 0) for p in cogs[0].presenters.values()
+        )
         await loop.run_in_executor(None, conn.recv)  # stop
-        ended = time.monotonic()
+        ended, cpu_seconds = time.monotonic(), time.process_time() - cpu_began
+        if profiler is not None:
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         finished = sum(1 for when in hands if began <= when <= ended)
         requests = sum(p.requests for p in cogs[0].presenters.values()) - requests_before
+        token_edits = sum(getattr(p.channel, "token_edits", 0) for p in cogs[0].presenters.values())
+        token_edits -= token_edits_before
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         tables = len(cogs[0].tables.tables()) if cogs[0].tables else 0
         waited = cogs[0].pacer.waited
@@ -530,6 +592,11 @@ async def bot_main(
     return {
         "hands_per_minute": finished / ((ended - began) / 60),
         "bot_requests_per_second": requests / (ended - began),
+        "cpu_seconds": cpu_seconds,
+        "drawing_seconds": drawing.seconds,
+        "redraws_waited": getattr(getattr(pacer, "drawing", None), "redraws_waited", 0),
+        "long_passes": getattr(getattr(pacer, "admission", None), "long_passes", 0),
+        "token_edits_per_second": token_edits / (ended - began),
         "peak_mb": peak_mb,
         "tables": tables,
         "warmup": measuring["warmup"],
@@ -540,6 +607,30 @@ async def bot_main(
         "events": dict(measured_events),
         "gc": pauses.summary(),
     }
+
+
+class DrawingClock:
+    """The CPU time of the bot's drawing threads (table pictures and hole cards)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def watch(self, executor: Any) -> None:
+        if executor is None:
+            return
+        submit = executor.submit
+
+        def timed(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            def run() -> Any:
+                began = time.thread_time()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    self.seconds += time.thread_time() - began
+
+            return submit(run)
+
+        executor.submit = timed
 
 
 class GcPauses:
@@ -594,6 +685,9 @@ def parser() -> argparse.ArgumentParser:
         "--ramp", type=float, default=OPENINGS_PER_SECOND, help="tables opened per second"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the bot's event loop while measuring"
+    )
     return parser
 
 
@@ -609,7 +703,9 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
     child.start()
     endpoints = ours.recv()
     with tempfile.TemporaryDirectory(prefix="felt-load-") as folder:
-        bot = asyncio.run(bot_main(ours, endpoints, Path(folder), args.edits, args.collector))
+        bot = asyncio.run(
+            bot_main(ours, endpoints, Path(folder), args.edits, args.collector, args.profile)
+        )
     fake = ours.recv()
     child.join(30)
     return bot, fake
@@ -645,6 +741,16 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
     dealt = f"{bot['dealt']}/{args.tables} tables dealt"
     print(f"fake Discord in a child process; warm-up {bot['warmup']:.0f} s ({dealt}), then "
           f"{args.seconds:.0f} s measured.")  # fmt: skip
+    started = fake["started"]
+    print(f"  table started after      {percentile(started, 0.5):7.1f} / "
+          f"{percentile(started, 0.9):.1f} / {max(started, default=float('nan')):.1f} s "
+          f"p50 / p90 / max from `/holdem start` to the first turn on its message "
+          f"({len(started):,} of {args.tables:,} tables by the end)")  # fmt: skip
+    posted = [step[0] for step in fake["start_steps"]]
+    joined = [step[1] for step in fake["start_steps"]]
+    print(f"    ...of which: table message posted p50/p90 {percentile(posted, 0.5):.1f} / "
+          f"{percentile(posted, 0.9):.1f} s; second member seated p50/p90 "
+          f"{percentile(joined, 0.5):.1f} / {percentile(joined, 0.9):.1f} s")  # fmt: skip
     print(f"  interactions measured    {len(latencies):>10,}")
     print(f"  latency p50 / p95 / p99  {p50:7.1f} / {p95:.1f} / {p99:.1f} ms   (goal p99 <= 50)")
     print(f"  slowest acknowledgement  {slowest:>10.1f} ms  (goal: under 3,000)")
@@ -668,9 +774,25 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
           f"(fake saw {fake['requests'] / args.seconds:.1f}/s in all)")  # fmt: skip
     per_hand = bot["bot_requests_per_second"] * 60 / hands if hands else float("nan")
     print(f"  bot requests per hand    {per_hand:>10.1f}   (the load-independent cost of a hand)")
+    counted = global_requests(fake["routes"]) / args.seconds
+    counted_per_hand = counted * 60 / hands if hands else float("nan")
+    token_share = bot["token_edits_per_second"] / (bot["bot_requests_per_second"] or 1)
+    print(f"  ...counted against the global 50/s {counted_per_hand:.1f} per hand, {counted:.1f}/s "
+          f"in all ({token_share:.0%} of the tables' requests are edits through a click, "
+          f"which Discord does not count)")  # fmt: skip
     print(f"  requests by route        {shares(_short_routes(fake['routes']))}")
     print(f"  requests by kind         {shares(fake['kinds'])}")
     print(f"  pacer grants by kind     {shares(bot['granted'])}")
+    cpu = bot["cpu_seconds"]
+    print(f"  bot CPU                  {cpu / args.seconds:>10.0%} of a core   "
+          f"({cpu * 1000 * 60 / args.seconds / hands if hands else float('nan'):.0f} ms per hand, "
+          f"render threads included; load average {os.getloadavg()[0]:.1f})")  # fmt: skip
+    drawn = bot["drawing_seconds"]
+    print(f"  ...of which drawing      {drawn / (cpu or 1):>10.0%}   "
+          f"({drawn * 1000 * 60 / args.seconds / hands if hands else float('nan'):.0f} ms per hand;"
+          f" {bot['redraws_waited']:,} redraws waited for spare CPU, whole run)")  # fmt: skip
+    print(f"  event loop passes that held table requests {bot['long_passes']:,} (whole run; "
+          f"a pass over 10 ms: the loop had more than it could do at once)")  # fmt: skip
     print(f"  bot peak memory          {bot['peak_mb']:>10.0f} MB (goal <= {goal_mb}; fake: "
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")
@@ -689,14 +811,27 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
 
 
 EDIT_ROUTE = "PATCH /channels/{channel_id}/messages/{message_id}"
+CLICK_EDIT_ROUTE = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+"""A table message edited through a member's click (``bot/discord/interaction_edits.py``)."""
 CALLBACK_ROUTE = "POST /interactions/{interaction_id}/{token}/callback"
 _ROUTE_NAMES = {
     EDIT_ROUTE: "message edits",
     "POST /channels/{channel_id}/messages": "message posts",
     CALLBACK_ROUTE: "interaction answers",
     "POST /webhooks/{application_id}/{token}": "followups",
+    CLICK_EDIT_ROUTE: "interaction-token edits (table messages through a click, replies)",
     "POST /users/@me/channels": "DM opens",
 }
+
+
+def global_requests(routes: dict[str, int]) -> int:
+    """Requests Discord counts against the bot's global limit: all but interaction endpoints
+    (the callback, and the webhook routes an interaction's token opens)."""
+    return sum(
+        count
+        for route, count in routes.items()
+        if not route.startswith("POST /interactions/") and " /webhooks/" not in route
+    )
 
 
 def _short_routes(routes: dict[str, int]) -> dict[str, int]:

@@ -18,6 +18,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.discord.drawing import DrawingTurns
+from bot.discord.loop_gate import LoopGate
+
 if TYPE_CHECKING:
     from bot.discord.table_edits import EditPolicy
 
@@ -166,11 +169,18 @@ class Pacer:
         self._granted = 0
         self.waited = 0.0
         """Seconds callers spent waiting for a token, in total (for the load benchmark)."""
-        self.redraw_drawing = asyncio.Semaphore(1)
-        """Held while a redraw's picture is drawn: one at a time in the whole bot, so the
-        drawing threads never queue a turn offer's picture behind many redraws."""
+        self.admission = LoopGate()
+        """Table requests admitted one per prompt pass of the event loop (``loop_gate``)."""
+        self.drawing = DrawingTurns(self.admission.pressing_waiting)
+        """Table pictures by priority, bot-wide: a redraw's picture is drawn only while no
+        turn offer's is, so the drawing threads never queue an offer behind redraws."""
         self.granted: collections.Counter[str] = collections.Counter()
         """Grants by kind of request ("urgent", "normal", "cosmetic"), for the benchmarks."""
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The clock budgets are kept on."""
+        return self._clock
 
     def channel(self, channel_id: int) -> ChannelBudget:
         """The per-channel budget of ``channel_id`` (one for every game's table there)."""

@@ -8,14 +8,13 @@ that draws the message's latest payload); this module does the rest, for both ga
 - a table message is posted in order with the posts, then edited to its latest state only: the
   states in between are skipped, and the image is re-rendered (off the event loop) only when
   the picture changed;
-- every request first waits for the channel's ``ChannelBudget`` and the bot's ``Pacer``, and only
-  then is its payload built: what goes out is the state when it is sent, never one that aged
-  while a rate limit was waited out;
-- one worker sends one request at a time, so members see things in the order they were sent.
-  Edits that offer a turn (and the last state of a message with buttons) go before other
-  requests; redraws wait for the table to be quiet and for spare budget, and carry everything
-  that changed meanwhile (``table_edits``); a new table message waits until the older ones
-  lost their buttons;
+- every request first waits for the channel's ``ChannelBudget`` and the bot's ``Pacer`` (an
+  edit through a member's click, for that click's budget: ``interaction_edits``), and only then
+  is its payload built: what goes out is the state when it is sent;
+- one worker sends one request at a time, in order. Turn offers (and the last state of a message
+  with buttons) go first; redraws wait for a quiet table, spare budget and free drawing threads
+  (``drawing``), and carry all that changed meanwhile (``table_edits``); a new table message
+  waits until the older ones lost their buttons;
 - the table messages are kept in storage while they are managed, so after a restart the first
   table channel of a game in a channel takes the buttons off those left from before, and starts
   with the channel's budget spent (Discord's buckets may still be full from before).
@@ -26,31 +25,25 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import io
-import logging
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor
 from typing import Any, Generic
 
-import aiohttp
 import discord
 
+from bot.discord.interaction_edits import Courier, Couriers
 from bot.discord.kept_messages import KeptMessages
 from bot.discord.pacing import ChannelBudget, Pacer, RequestKind
 from bot.discord.posts import Post, merge_posts
+from bot.discord.send_failures import GONE, SEND_FAILURES, log_failure
 from bot.discord.table_edits import EditPolicy, Message, NewMessage, Step, pressing
-from bot.discord.table_look import P, TableLook, render_off_loop, without_buttons
+from bot.discord.table_look import P, TableLook, without_buttons
+from bot.discord.table_pictures import draw_ahead, picture_file
 from bot.discord.workers import Sleep, Workers
 from storage import Game, Storage
 
-_log = logging.getLogger("felt.discord.channel")
-
 POST_LINGER_SECONDS = 0.05
 """How long a first post waits for the rest of its burst, so a burst becomes one message."""
-SEND_FAILURES = (discord.HTTPException, aiohttp.ClientError, TimeoutError)
-"""What a Discord request may fail with and the channel survives (it logs and moves on)."""
-GONE = (discord.NotFound, discord.Forbidden)
-"""A message that can no longer be edited: it is forgotten, not retried."""
 
 
 class TableChannel(Generic[P]):
@@ -79,6 +72,7 @@ class TableChannel(Generic[P]):
         self._budget: ChannelBudget = pacer.channel(channel_id)
         self._policy = pacer.edit_policy or EditPolicy()
         self._kept = KeptMessages(storage, guild_id, channel_id, game)
+        self._couriers = Couriers(pacer.clock)
         self._executor = executor
         self._linger = linger
         self._posts: collections.deque[Post | NewMessage] = collections.deque()
@@ -86,12 +80,11 @@ class TableChannel(Generic[P]):
         self._messages: dict[Hashable, Message[P]] = {}
         self._posts_since_message = 0
         self._changes = asyncio.Event()
-        self._queue_changes = asyncio.Event()
-        """Set on changes to the post queue only: what wakes a worker waiting for the edit
-        budget (a table change cannot be sent sooner then, so it need not be looked at)."""
+        self._queue_changes = asyncio.Event()  # the post queue changed (wakes a wait for edits)
+        self._redraw_turn = asyncio.Event()  # its turn to redraw came, or its table changed
         self._busy = False
-        self.requests = 0
-        """Discord requests this channel made (posts and edits)."""
+        self.requests = 0  # Discord requests this channel made (posts and edits)...
+        self.token_edits = 0  # ...of which edits through a click (outside the global budget)
         self.workers = Workers(
             client=client,
             label=game.value,
@@ -151,19 +144,27 @@ class TableChannel(Generic[P]):
             if found.dirty_since is None:
                 found.dirty_since = now
         self._changes.set()
+        self._redraw_turn.set()
         if queue:
             self._queue_changes.set()
 
+    def hand_over(self, interaction: discord.Interaction[Any]) -> None:
+        """A deferred click on a table message: its edits go through the click's token."""
+        clicked = interaction.message
+        if clicked is None or all(m.message_id != clicked.id for m in self._messages.values()):
+            return
+        self._couriers.take(interaction, clicked.id)
+        self._changes.set()  # a held-back edit may go now, outside the channel's budget
+        self._queue_changes.set()
+
     def message_id(self, key: Hashable) -> int | None:
-        found = self._messages.get(key)
-        return found.message_id if found is not None else None
+        return found.message_id if (found := self._messages.get(key)) is not None else None
 
     def tracks(self, key: Hashable) -> bool:
         return key in self._messages
 
     def queued(self, key: Hashable) -> bool:
-        found = self._messages.get(key)
-        return found is not None and found.queued
+        return (found := self._messages.get(key)) is not None and found.queued
 
     @property
     def buried(self) -> bool:
@@ -228,7 +229,8 @@ class TableChannel(Generic[P]):
         if self._kept.leftovers:
             steps.append((edits_in, Step(RequestKind.EDIT, True, self._retire_leftover)))
         if urgent is not None:
-            steps.append((edits_in, self._edit_step(urgent, urgent=True)))
+            ready = self._edits_in(urgent, edits_in)
+            steps.append((ready, self._edit_step(urgent, urgent=True)))
         if self._posts:
             head = self._posts[0]
             if isinstance(head, NewMessage):
@@ -237,11 +239,12 @@ class TableChannel(Generic[P]):
                 steps.append((ready, Step(RequestKind.POST, True, self._post_message, posted)))
             else:
                 ready = max(posts_in, self._linger_until - self._now())
-                steps.append((ready, Step(RequestKind.POST, False, self._post_posts)))
+                # A new table's posts (its table message not up yet) are as pressing as it.
+                steps.append((ready, Step(RequestKind.POST, self._opening, self._post_posts)))
         if calm is not None:
             policy = self._policy
             held = policy.hold(calm.changed_at, calm.dirty_since, self._now())
-            spare = self._budget.ready_in(RequestKind.EDIT, reserve=policy.reserve)
+            spare = self._edits_in(calm, None, reserve=policy.reserve)
             steps.append((max(held, spare), self._edit_step(calm, urgent=False)))
         if not steps:
             return float("inf"), None
@@ -250,52 +253,90 @@ class TableChannel(Generic[P]):
                 return 0.0, step
         return min(steps, key=lambda entry: entry[0])
 
+    @property
+    def _opening(self) -> bool:
+        return all(found.message_id is None for found in self._messages.values())
+
+    def _edits_in(self, found: Message[P], channel_in: float | None, *, reserve: int = 0) -> float:
+        """Seconds until ``found`` may be edited (by its click's budget, or the channel's)."""
+        courier = self._couriers.live(found.message_id)
+        if courier is not None:
+            return courier.budget.ready_in(RequestKind.EDIT, reserve=reserve)
+        if channel_in is not None:
+            return channel_in
+        return self._budget.ready_in(RequestKind.EDIT, reserve=reserve)
+
     def _edit_step(self, found: Message[P], *, urgent: bool) -> Step:
+        courier = self._couriers.live(found.message_id)
+        # A redraw through a click is not in the bot-wide queue, but still draws one at a time
+        # bot-wide: the drawing threads stay free for turn offers.
         cosmetic = not urgent and self._policy.redraws_last
-        return Step(RequestKind.EDIT, urgent, lambda: self._edit(found), found, cosmetic)
+        return Step(
+            RequestKind.EDIT, urgent, lambda: self._edit(found, courier), found, cosmetic, courier
+        )
 
     # ----- the worker --------------------------------------------------------------------------
 
     async def _work(self) -> None:
         await self._kept.take_over(self._budget)
+        admitted = False
         while True:
             await self._kept.flush()
             wait, step = self._plan()
             if self._kept.forgotten:
                 continue  # planning found messages that are done: storage hears it first
             if step is None or wait > 0:
+                self._pacer.drawing.pass_on()
+                admitted = False
                 self.workers.wake()
                 await self._pause(None if step is None else wait)
                 continue
-            if step.message is not None:
-                # Drawn before the bot-wide wait, so that the request goes out when granted
-                # (drawing takes a while; grants must not bunch up behind it). Redraws draw
-                # one at a time bot-wide: the drawing threads stay free for turn offers.
-                if step.cosmetic:
-                    async with self._pacer.redraw_drawing:
-                        await self._draw(step.message)
-                else:
-                    await self._draw(step.message)
-            await self._pacer.acquire(urgent=step.urgent, cosmetic=step.cosmetic)
-            # The bot-wide wait may have been long: plan again, and build what is due now.
-            wait, step = self._plan()
-            if step is None or wait > 0:
-                self._pacer.unused()
+            if not admitted:  # the event loop must have time for it (``loop_gate``)
+                await self._pacer.admission.enter(pressing=step.urgent, opening=self._opening)
+                admitted = True
+                continue  # plan again: the wait may have been long
+            admitted = False
+            turns = self._pacer.drawing
+            if step.cosmetic and not turns.free:
+                # Its turn comes when nothing else is drawn; a change here is planned at once.
+                self._redraw_turn.clear()
+                turns.when_free(self._redraw_turn)
+                await self._redraw_turn.wait()
                 continue
+            if not step.cosmetic:
+                turns.pass_on()  # woken to redraw, it sends something else: the next may draw
+            if step.message is not None:  # drawn before the bot-wide wait: sent once granted
+                async with turns.redraw() if step.cosmetic else turns.pressing():
+                    payload = self._draft(step.message)
+                    await draw_ahead(step.message, payload, self._look, self._executor)
+            granted = step.courier is None  # an interaction endpoint: not in the global budget
+            if granted:
+                await self._pacer.acquire(urgent=step.urgent, cosmetic=step.cosmetic)
+                # The bot-wide wait may have been long: plan again, and build what is due now.
+                wait, step = self._plan()
+                if step is None or wait > 0 or step.courier is not None:
+                    self._pacer.unused()
+                    granted = False
+                    if step is None or wait > 0:
+                        continue
+            budget = step.courier.budget if step.courier is not None else self._budget
             self._busy = True
-            self._budget.spend(step.kind)
+            budget.spend(step.kind)
             try:
                 self.requests += 1
+                self.token_edits += step.courier is not None
                 await step.run()
             finally:
                 # Counted from the answer: the request reached Discord before it.
-                self._budget.answered(step.kind)
-                self._pacer.answered()
+                budget.answered(step.kind)
+                if granted:
+                    self._pacer.answered()
                 self._busy = False
 
     async def _pause(self, seconds: float | None) -> None:
         """Wait for a change that may be sent sooner, or ``seconds`` (None: for any change)."""
-        edits_now = self._budget.ready_in(RequestKind.EDIT) <= 0
+        # A table change may be sent sooner if the edit budget is free, or a click can carry it.
+        edits_now = self._budget.ready_in(RequestKind.EDIT) <= 0 or len(self._couriers) > 0
         event = self._changes if seconds is None or edits_now else self._queue_changes
         self._changes.clear()
         self._queue_changes.clear()
@@ -318,7 +359,7 @@ class TableChannel(Generic[P]):
         except GONE:
             pass
         except SEND_FAILURES as error:
-            _log_failure("could not take the buttons off an old table message", error, self)
+            self._failed("could not take the buttons off an old table message", error)
             return  # kept in storage: the next start tries again
         self._kept.forgotten.append(leftover.message_id)
 
@@ -340,7 +381,7 @@ class TableChannel(Generic[P]):
                 content=content or None, embeds=embeds, allowed_mentions=allowed
             )
         except SEND_FAILURES as error:
-            _log_failure("could not post in a table's channel", error, self)
+            self._failed("could not post in a table's channel", error)
             return
         self._posts_since_message += 1
 
@@ -361,7 +402,7 @@ class TableChannel(Generic[P]):
             if found.final:
                 self._drop(found)
             return
-        file = await self._picture(found, payload)
+        file = await picture_file(found, payload, self._look, self._executor)
         view = self._look.build_view(list(payload.buttons))
         embed = payload.embed()
         if file is None:
@@ -375,7 +416,7 @@ class TableChannel(Generic[P]):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except SEND_FAILURES as error:
-            _log_failure("could not post a table message", error, self)
+            self._failed("could not post a table message", error)
             if found.final:
                 self._drop(found)
             return
@@ -384,7 +425,7 @@ class TableChannel(Generic[P]):
         self._posts_since_message = 0
         await self._kept.keep(found.message_id, has_buttons=bool(payload.buttons))
 
-    async def _edit(self, found: Message[P]) -> None:
+    async def _edit(self, found: Message[P], courier: Courier | None = None) -> None:
         message_id, previous = found.message_id, found.sent
         payload = self._draft(found)
         if message_id is None or payload is None or payload == previous:
@@ -392,39 +433,49 @@ class TableChannel(Generic[P]):
         found.dirty_since = None  # what changed so far goes out now
         file = None
         if previous is None or payload.view != previous.view:
-            file = await self._picture(found, payload)
+            file = await picture_file(found, payload, self._look, self._executor)
         options: dict[str, Any] = {"attachments": [file]} if file is not None else {}
-        try:
-            await (
-                self._channel()
-                .get_partial_message(message_id)
-                .edit(
-                    content=payload.content or None,
-                    embed=payload.embed(),
-                    view=self._look.build_view(list(payload.buttons)),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                    **options,
-                )
-            )
-        except discord.NotFound:
-            # Someone deleted it: a message still in play gets a new one.
-            self._kept.forgotten.append(message_id)
-            found.message_id, found.sent = None, None
-            if found.final:
-                self._messages.pop(found.key, None)
-            else:
-                found.queued = True
-                self._posts.append(NewMessage(found.key))
-            return
-        except SEND_FAILURES as error:
-            _log_failure("could not edit a table message", error, self)
-            # Counted as sent: the next change tries again, and a message that cannot be
-            # edited must not be retried in a loop.
-            found.sent = payload
-            return
+        fields = {
+            "content": payload.content or None,
+            "embed": payload.embed(),
+            "view": self._look.build_view(list(payload.buttons)),
+            "allowed_mentions": discord.AllowedMentions.none(),
+            **options,
+        }
+        if courier is not None and courier.message_id == message_id:
+            try:
+                await courier.edit(**fields)
+            except SEND_FAILURES as error:
+                # The token expired or the message is gone: the channel's route tries next.
+                self._failed("could not edit a table message through a click", error)
+                self._couriers.drop(message_id)
+                return
+        else:
+            try:
+                await self._channel().get_partial_message(message_id).edit(**fields)
+            except discord.NotFound:
+                self._message_gone(found, message_id)
+                return
+            except SEND_FAILURES as error:
+                self._failed("could not edit a table message", error)
+                # Counted as sent: the next change tries again, and a message that cannot be
+                # edited must not be retried in a loop.
+                found.sent = payload
+                return
         found.sent = payload
         if bool(payload.buttons) != bool(previous and previous.buttons) and not found.final:
             await self._kept.keep(message_id, has_buttons=bool(payload.buttons))
+
+    def _message_gone(self, found: Message[P], message_id: int) -> None:
+        """Someone deleted ``found``'s message: one still in play gets a new one."""
+        self._kept.forgotten.append(message_id)
+        self._couriers.drop(message_id)
+        found.message_id, found.sent = None, None
+        if found.final:
+            self._messages.pop(found.key, None)
+        else:
+            found.queued = True
+            self._posts.append(NewMessage(found.key))
 
     # ----- forgetting, storage and helpers -------------------------------------------------------
 
@@ -442,41 +493,8 @@ class TableChannel(Generic[P]):
     def _channel(self) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(self.channel_id, guild_id=self.guild_id)
 
+    def _failed(self, what: str, error: BaseException) -> None:
+        log_failure(what, error, self.channel_id, self.game)
+
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
-
-    async def _draw(self, found: Message[P]) -> None:
-        """Draw the picture the next request of ``found`` will carry, if it needs a new one."""
-        payload = self._draft(found)
-        if payload is None or (found.sent is not None and payload.view == found.sent.view):
-            return
-        if found.picture is None or found.picture[0] != payload.view:
-            image = await render_off_loop(self._executor, self._look.render, payload.view)
-            found.picture = (payload.view, image)
-
-    async def _picture(self, found: Message[P], payload: P) -> discord.File | None:
-        """The picture of ``payload`` as a file to send (drawn now unless it already was)."""
-        if found.picture is None or found.picture[0] != payload.view:
-            image = await render_off_loop(self._executor, self._look.render, payload.view)
-        else:
-            image = found.picture[1]
-        found.picture = None
-        if image is None:
-            return None
-        return discord.File(
-            io.BytesIO(image), filename=self._look.image_name, description=payload.alt_text
-        )
-
-
-def _log_failure(what: str, error: BaseException, channel: TableChannel[Any]) -> None:
-    _log.warning(
-        "%s: %s",
-        what,
-        error,
-        extra={
-            "channel_id": channel.channel_id,
-            "game": channel.game.value,
-            "status": getattr(error, "status", None),
-            "code": getattr(error, "code", None),
-        },
-    )

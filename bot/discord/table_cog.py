@@ -12,6 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Generic, TypeVar
 
+import discord
 from discord.ext import commands
 
 from bot.discord.client import FeltBot
@@ -94,6 +95,14 @@ class TableCog(commands.Cog, Generic[P]):
             tap=self._tap,
             linger=self._linger,
         )
+
+    async def defer_click(self, interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge a click on a table message without an answer of its own; the table's
+        channel may then edit that message through the click (``interaction_edits``)."""
+        await interaction.response.defer()
+        presenter = self.presenters.get(interaction.channel_id or 0)
+        if presenter is not None:
+            presenter.channel.hand_over(interaction)
 
     def adopt(self, presenter: P) -> P:
         """Make ``presenter`` its channel's live one; a previous one finishes its work."""

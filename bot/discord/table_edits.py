@@ -20,6 +20,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic
 
+from bot.discord.interaction_edits import Courier
 from bot.discord.pacing import RequestKind
 from bot.discord.table_look import P
 
@@ -102,3 +103,6 @@ class Step:
     """The table message it posts or edits (its picture is drawn before the bot-wide wait)."""
     cosmetic: bool = False
     """A redraw: last in the bot-wide queue."""
+    courier: Courier | None = None
+    """An edit sent through a member's click (``interaction_edits``): not paced bot-wide, and
+    counted in the click's own budget instead of the channel's."""

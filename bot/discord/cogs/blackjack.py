@@ -220,7 +220,7 @@ class Blackjack(TableCog[BlackjackPresenter]):
         table = self._table_of_round(interaction, ref.round_id)
         user_id = interaction.user.id
         step = table.check_offer(user_id, ref.round_id, ref.step, action)
-        await interaction.response.defer()
+        await self.defer_click(interaction)
         await table.act(user_id, ref.round_id, step, action)
 
     async def on_deal_now(self, interaction: discord.Interaction[Any], round_id: int) -> None:
@@ -232,7 +232,7 @@ class Blackjack(TableCog[BlackjackPresenter]):
             raise NotInRoundError(
                 "Only players with a bet in this round can deal: `/blackjack deal` to join."
             )
-        await interaction.response.defer()
+        await self.defer_click(interaction)
         await table.deal_now(interaction.user.id)
 
     async def on_hint(self, interaction: discord.Interaction[Any], round_id: int) -> None:

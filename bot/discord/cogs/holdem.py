@@ -207,7 +207,7 @@ class Holdem(TableCog[TablePresenter]):
             modal.stop()
             return
         action = action_of(move, amount)
-        await interaction.response.defer()
+        await self.defer_click(interaction)
         await table.act(interaction.user.id, ref.hand_id, ref.action_count, action)
 
     async def on_my_cards(self, interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -224,7 +224,7 @@ class Holdem(TableCog[TablePresenter]):
         self, interaction: discord.Interaction[Any], table_id: int, hand_id: int, count: int
     ) -> None:
         table = self._table_of_button(interaction, table_id)
-        await interaction.response.defer()
+        await self.defer_click(interaction)
         await table.choose_runs(interaction.user.id, hand_id, count)
 
     async def on_after_hand(
@@ -235,7 +235,7 @@ class Holdem(TableCog[TablePresenter]):
         what: ids.AfterHand,
     ) -> None:
         table = self._table_of_button(interaction, table_id)
-        await interaction.response.defer()
+        await self.defer_click(interaction)
         if what is ids.AfterHand.RABBIT_HUNT:
             await table.rabbit_hunt(interaction.user.id, hand_id)
         else:
@@ -251,7 +251,7 @@ class Holdem(TableCog[TablePresenter]):
             table = self._table_of_button(interaction, ref.table_id)
             offer = table.check_offer(interaction.user.id, ref.hand_id, ref.action_count)
             amount = raise_amount(typed, offer)
-            await interaction.response.defer()
+            await self.defer_click(interaction)
             await table.act(interaction.user.id, ref.hand_id, ref.action_count, RaiseTo(amount))
 
     # ----- commands ----------------------------------------------------------------------------

@@ -33,7 +33,8 @@ from bot.discord.holdem.ledger import post_closing_ledger
 from bot.discord.holdem.rail import RailDms
 from bot.discord.posts import Post
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
-from bot.discord.table_channel import POST_LINGER_SECONDS, SEND_FAILURES
+from bot.discord.send_failures import SEND_FAILURES
+from bot.discord.table_channel import POST_LINGER_SECONDS
 from bot.discord.table_look import (
     TABLE_COLOUR,
     TableLook,

@@ -16,7 +16,7 @@ import discord
 from bot.discord.holdem.formatting import escape, hole_cards_text
 from bot.discord.pacing import Pacer
 from bot.discord.permissions import guild_member
-from bot.discord.table_channel import SEND_FAILURES
+from bot.discord.send_failures import SEND_FAILURES
 from bot.holdem.host import HoldemTable
 from bot.holdem.rail import RailCards
 from storage import Storage

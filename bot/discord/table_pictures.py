@@ -1,0 +1,41 @@
+"""The picture a table message's next request carries: drawn off the event loop, once per view."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import Executor
+from typing import Any
+
+import discord
+
+from bot.discord.table_edits import Message
+from bot.discord.table_look import TableLook, TablePayload, render_off_loop
+
+
+async def draw_ahead(
+    found: Message[Any],
+    payload: TablePayload[Any] | None,
+    look: TableLook,
+    executor: Executor | None,
+) -> None:
+    """Draw the picture ``found``'s next request (showing ``payload``) will carry, if it needs a
+    new one: before the bot-wide wait, so a granted request goes out at once."""
+    if payload is None or (found.sent is not None and payload.view == found.sent.view):
+        return
+    if found.picture is None or found.picture[0] != payload.view:
+        image = await render_off_loop(executor, look.render, payload.view)
+        found.picture = (payload.view, image)
+
+
+async def picture_file(
+    found: Message[Any], payload: TablePayload[Any], look: TableLook, executor: Executor | None
+) -> discord.File | None:
+    """The picture of ``payload`` as a file to send (drawn now unless it already was)."""
+    if found.picture is None or found.picture[0] != payload.view:
+        image = await render_off_loop(executor, look.render, payload.view)
+    else:
+        image = found.picture[1]
+    found.picture = None
+    if image is None:
+        return None
+    return discord.File(io.BytesIO(image), filename=look.image_name, description=payload.alt_text)
