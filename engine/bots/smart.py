@@ -73,6 +73,7 @@ from engine.bots.preflop import preflop_table
 from engine.bots.reading import OpponentModel, estimate_equity
 from engine.bots.stats import PlayerStats
 from engine.bots.strategy import CALL, CHECK, FOLD
+from engine.bots.usual import FULL
 from engine.bots.view import SeatView
 from engine.holdem.actions import Action, ActionKind, RaiseTo
 from engine.holdem.streets import Street
@@ -452,7 +453,13 @@ class Tendencies:
     fold_to_big_bet: float
     shown_width: float
     """How wide the hands they showed down were (0 nothing seen or tight ... 1 any two cards),
-    already scaled by how many they showed."""
+    already scaled by how many they showed: the floor of their ranges."""
+    loose_width: float = 0.0
+    """The same, judged against a regular at the same table sizes (``engine.bots.usual``), as
+    if at 6-max: a heads-up regular's showdowns are as wide as a 6-max loose player's, but say
+    as much about their play as a 6-max regular's do."""
+    full_vpip: float = _PRIOR_VPIP
+    """Their VPIP as it would be at 6-max: less what a regular plays more at their tables."""
 
     @property
     def fold_to_bet(self) -> float:
@@ -463,7 +470,7 @@ class Tendencies:
     def informative(self) -> float:
         """How much their folds and bets follow their cards: less for one who shows down any
         two cards."""
-        return _PRIOR_INFORMATIVE * (1.0 - self.shown_width)
+        return _PRIOR_INFORMATIVE * (1.0 - self.loose_width)
 
     @property
     def reraise_preflop(self) -> float:
@@ -502,11 +509,17 @@ class Tendencies:
     @classmethod
     def of(cls, stats: PlayerStats, exploit: float) -> Tendencies:
         hands = stats.hands
-        shown_width = 0.0
+        shown_width = loose_width = 0.0
         if stats.shown:
             mean = stats.shown_percentile_sum / stats.shown
             confidence = stats.shown / (stats.shown + 4 / exploit) if exploit > 0 else 0.0
-            shown_width = confidence * min(1.0, max(0.0, 2.2 * mean - 0.1))
+            shown_width = confidence * _width(mean)
+            # Stretch the span from a regular's showdowns at their tables to any two cards
+            # (percentile 0.5) onto the same span at 6-max.
+            regular = FULL.shown + stats.wider_shown_sum / stats.shown
+            at_full = 0.5 - (0.5 - mean) * (0.5 - FULL.shown) / max(0.05, 0.5 - regular)
+            loose_width = confidence * _width(at_full)
+        wider = stats.wider_vpip_sum / hands if hands else 0.0
 
         def rate(count: int, total: int, prior: float, weight: float = _ACTIONS_WEIGHT) -> float:
             return _blend(count, total, prior, exploit, weight)
@@ -533,7 +546,15 @@ class Tendencies:
                 stats.folded_to_big_bets, stats.faced_big_bets, _PRIOR_FOLD_BIG_BET
             ),
             shown_width=shown_width,
+            loose_width=loose_width,
+            full_vpip=rate(stats.vpip, hands, _PRIOR_VPIP, _HANDS_WEIGHT) - wider,
         )
+
+
+def _width(mean: float) -> float:
+    """How wide a range is (0 the premiums ... 1 any two cards) whose hands shown down have
+    this mean preflop percentile (a range's showdowns lean to its stronger hands)."""
+    return min(1.0, max(0.0, 2.2 * mean - 0.1))
 
 
 @dataclass(slots=True)
@@ -710,23 +731,25 @@ class SmartStrategy:
         # half the time is telling something, so aggression and wide showdowns only halve it.)
         # A careless player's bets (a maniac's) say next to nothing, though.
         info = (
-            reading * (1.0 - 0.5 * habits.aggression) * (1.0 - 0.5 * habits.shown_width)
+            reading * (1.0 - 0.5 * habits.aggression) * (1.0 - 0.5 * habits.loose_width)
             if habits.informative >= _CARELESS
-            else reading * (1.0 - habits.aggression) * (1.0 - habits.shown_width)
+            else reading * (1.0 - habits.aggression) * (1.0 - habits.loose_width)
         )
         top = (1.0 - 0.3 * info) ** bets
         weak = (1.0 - 0.85 * info) ** bets
         air = max(0.02, (1.0 - 0.97 * info) ** bets)
         if calls:
-            caller_info = reading * habits.fold_to_bet * (1.0 - habits.shown_width)
+            caller_info = reading * habits.fold_to_bet * (1.0 - habits.loose_width)
             weak *= 1.0 - 0.3 * caller_info
             air *= 1.0 - 0.6 * caller_info
         return OpponentModel(player, fraction, 1.0, top, weak, max(0.02, air))
 
     def _reraise_fraction(self, habits: Tendencies) -> float:
         """The strongest fraction of hands a player re-raises with before the flop: their
-        re-raise rate, widened to what they show down (a maniac re-raises any two cards)."""
-        fraction = max(habits.three_bet + 0.02, habits.shown_width)
+        re-raise rate, widened to how much looser than a regular's their showdowns are (a
+        maniac re-raises any two cards; a heads-up regular, who shows down wide hands because
+        it opens them, does not)."""
+        fraction = max(habits.three_bet + 0.02, habits.loose_width)
         return max(0.03, min(1.0, 1.0 - self.settings.reading * (1.0 - fraction)))
 
     # ------------------------------------------------------------------ equity
@@ -861,7 +884,7 @@ class SmartStrategy:
         they show down) are wider than an unknown player's, more hands are ahead of theirs and
         worth playing, and a bot that folds them leaves their chips to the looser players at
         the table (people call this isolating the weak players)."""
-        widths = [max(habits[i].vpip, habits[i].shown_width) for i in view.opponents]
+        widths = [max(habits[i].full_vpip, habits[i].loose_width) for i in view.opponents]
         excess = sum(max(0.0, width - _PRIOR_VPIP) for width in widths) / max(1, len(widths))
         return _LOOSE_FIELD * excess
 
@@ -906,6 +929,11 @@ class SmartStrategy:
         every flop, so its bets say nothing and everyone calls down."""
         style = POSTFLOP_STYLE[self.difficulty]
         bluff = rng.random()
+        if self.difficulty is Difficulty.HARD and view.players == 2:
+            # Heads-up every pot is two wide ranges and regulars bet and raise far more often
+            # than at 6-max: the hard level drops the 6-max frequencies and bets whenever the
+            # prices say so (its reads and prices are what make it the stronger player).
+            return True
         if all(habits[i].informative < _CARELESS for i in view.opponents):
             # Careless players' calls and folds do not follow their cards, so bets carry no
             # information to protect: the prices decide.
