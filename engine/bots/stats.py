@@ -13,6 +13,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields, replace
 
 from engine.bots.preflop import preflop_table
+from engine.bots.usual import FULL, usual
 from engine.holdem.actions import ActionKind
 from engine.holdem.events import (
     AntePosted,
@@ -38,7 +39,10 @@ class PlayerStats:
     After the flop: ``aggressive`` bets and raises, ``calls``, ``checks``, and how often they
     ``faced_bets`` and ``folded_to_bets`` (and the same for big bets). At showdown:
     ``showdowns`` reached, ``showdowns_won``, and ``shown`` hands whose preflop percentiles
-    (0 = aces, 1 = the worst hand) add up to ``shown_percentile_sum``.
+    (0 = aces, 1 = the worst hand) add up to ``shown_percentile_sum``. The baseline these
+    counts are judged by (``engine.bots.usual``): how much wider than at 6-max a regular plays
+    at each hand's table size, summed over the hands (``wider_vpip_sum``, in VPIP) and over the
+    hands shown (``wider_shown_sum``, in mean percentile); both 0 at six players or more.
     """
 
     hands: int = 0
@@ -60,6 +64,8 @@ class PlayerStats:
     showdowns_won: int = 0
     shown: int = 0
     shown_percentile_sum: float = 0.0
+    wider_vpip_sum: float = 0.0
+    wider_shown_sum: float = 0.0
 
     @property
     def postflop_actions(self) -> int:
@@ -211,6 +217,7 @@ class _HandTally:
     def stats(self) -> list[PlayerStats]:
         """Each player's statistics for the hand."""
         out = []
+        regular = usual(self.players)
         for p in range(self.players):
             stats = PlayerStats(
                 hands=1,
@@ -230,9 +237,15 @@ class _HandTally:
                 folded_to_big_bets=self.folded_big[p],
                 showdowns=int(self.showdown[p]),
                 showdowns_won=int(self.won[p] and self.showdown[p]),
+                wider_vpip_sum=regular.vpip - FULL.vpip,
             )
             percentile = self.shown[p]
             if percentile is not None:
-                stats = replace(stats, shown=1, shown_percentile_sum=percentile)
+                stats = replace(
+                    stats,
+                    shown=1,
+                    shown_percentile_sum=percentile,
+                    wider_shown_sum=regular.shown - FULL.shown,
+                )
             out.append(stats)
         return out

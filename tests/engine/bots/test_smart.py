@@ -10,6 +10,7 @@ import pytest
 
 from engine.bots.smart import SETTINGS, Difficulty, SmartStrategy, Tendencies
 from engine.bots.stats import NO_STATS, PlayerStats
+from engine.bots.usual import FULL, USUAL
 from engine.bots.view import SeatView
 from engine.holdem import Action, Call, Check, Fold, Hand, RaiseTo
 from tests.engine.bots.helpers import act_all, spots, stacked
@@ -156,6 +157,47 @@ def test_tendencies_start_from_priors_and_follow_observations() -> None:
     assert maniac.shown_width > 0.8 and maniac.informative < 0.2
     rock = Tendencies.of(ROCK, 1.0)
     assert rock.fold_chance(False, 0.45) > rock.fold_chance(False, 0.15)
+
+
+def heads_up(stats: PlayerStats) -> PlayerStats:
+    """``stats`` as recorded at a heads-up table (every hand two-handed)."""
+    return dataclasses.replace(
+        stats,
+        wider_vpip_sum=stats.hands * (USUAL[2].vpip - FULL.vpip),
+        wider_shown_sum=stats.shown * (USUAL[2].shown - FULL.shown),
+    )
+
+
+# A heads-up regular: plays 75% of hands and shows down hands around the 38th percentile.
+HEADS_UP_REGULAR = heads_up(
+    dataclasses.replace(ROCK, vpip=150, pfr=90, shown=60, shown_percentile_sum=60 * 0.38)
+)
+
+
+def test_a_heads_up_regular_is_read_as_a_regular_not_as_a_loose_player() -> None:
+    regular = Tendencies.of(HEADS_UP_REGULAR, 1.0)
+    # The same showdowns and VPIP at 6-max would be a loose, careless player's.
+    at_six_max = Tendencies.of(dataclasses.replace(HEADS_UP_REGULAR, wider_vpip_sum=0.0,
+                                                   wider_shown_sum=0.0), 1.0)  # fmt: skip
+    assert regular.shown_width == pytest.approx(at_six_max.shown_width)
+    assert regular.shown_width > 0.6  # the ranges are wide all the same
+    assert at_six_max.informative < 0.25 and at_six_max.full_vpip > 0.7
+    assert regular.informative > 0.4 and regular.full_vpip < 0.3
+    # A heads-up maniac, who shows down any two cards, is still read as one.
+    maniac = Tendencies.of(heads_up(MANIAC), 1.0)
+    assert maniac.informative < 0.25 and maniac.full_vpip > 0.35
+
+
+def test_smart_reads_a_heads_up_regulars_reraise_as_a_range_not_any_two_cards() -> None:
+    # The button (player 1) opens with K-T and the big blind re-raises to 20. A heads-up
+    # regular re-raises from a range, so K-T calls; a maniac re-raises any two cards, so K-T
+    # moves in over it.
+    hand = stacked(["7c2d", "KsTh"])
+    act_all(hand, RaiseTo(5), RaiseTo(20))
+    regular = choices(HARD, hand, (HEADS_UP_REGULAR, NO_STATS))
+    maniac = choices(HARD, hand, (heads_up(MANIAC), NO_STATS))
+    assert regular == Counter(Call=40)
+    assert maniac == Counter(RaiseTo=40)
 
 
 def test_smart_calls_all_in_for_the_big_blind_when_it_cannot_raise() -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from engine.bots.preflop import preflop_table
 from engine.bots.stats import NO_STATS, PlayerStats, TableStats, hand_stats
+from engine.bots.usual import FULL, USUAL
 from engine.cards import parse_cards
 from engine.holdem import Call, Check, Fold, HoleCardsDealt, RaiseTo
 from tests.engine.bots.helpers import act_all, stacked
@@ -82,3 +83,19 @@ def test_player_stats_add_up() -> None:
     )
     assert total == PlayerStats(hands=3, vpip=2, shown_percentile_sum=0.75)
     assert PlayerStats(aggressive=2, calls=1, checks=3).postflop_actions == 6
+
+
+def test_stats_record_how_much_wider_a_regular_plays_at_the_hands_table_size() -> None:
+    heads_up = stacked(["AsAh", "KdKc"], "Qs8h3c4d9s")
+    act_all(heads_up, Call(), *[Check()] * 7)  # limped and checked down: both show
+    assert heads_up.is_complete
+    wider_vpip = USUAL[2].vpip - FULL.vpip
+    wider_shown = USUAL[2].shown - FULL.shown
+    for stats in hand_stats(heads_up.events, 2):
+        assert stats.wider_vpip_sum == pytest.approx(wider_vpip) and wider_vpip > 0.4
+    shown = [s for s in hand_stats(heads_up.events, 2) if s.shown]
+    assert shown and all(s.wider_shown_sum == pytest.approx(wider_shown) for s in shown)
+    six = stacked(["AsAh", "KdKc", "7c2d", "8s3h", "9h9c", "Js4s"], "Qs8h3c4d9s")
+    act_all(six, Fold(), Fold(), Fold(), Fold(), Call(), Check(), *[Check()] * 6)
+    assert six.is_complete
+    assert all(s.wider_vpip_sum == s.wider_shown_sum == 0.0 for s in hand_stats(six.events, 6))
