@@ -17,9 +17,10 @@ from bot.discord.holdem.presenter import TablePresenter
 from bot.holdem.errors import NotSeatedError
 from bot.holdem.host import HoldemTable
 from bot.render import render_cards
+from engine.cards import Card
 
-CARDS_RENDER_SECONDS = 1.5
-"""The answer must go out within Discord's 3 s: without the image if it takes longer."""
+CARDS_RENDER_SECONDS = 60.0
+"""How long the cards' picture may take to draw before the answer stays text only."""
 
 
 async def send_hole_cards(
@@ -44,24 +45,41 @@ async def send_hole_cards(
         return
     hand_id, cards = found
     image = presenter.hole_image(user_id, hand_id) if presenter is not None else None
-    if image is None:
-        rendering = asyncio.get_running_loop().run_in_executor(executor, render_cards, cards)
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(CARDS_RENDER_SECONDS):
-                image = await rendering
-        if presenter is not None and image is not None:
-            presenter.remember_hole_image(user_id, hand_id, image)
-    file = (
-        discord.File(
-            io.BytesIO(image), filename=formatting.CARDS_IMAGE_NAME, description="Your hole cards"
-        )
-        if image is not None
-        else discord.utils.MISSING
-    )
     await interaction.response.send_message(
         f"Hand #{hand_id}: your cards are **{formatting.hole_cards_text(cards)}**\n"
         + panel_text(table, user_id),
-        file=file,
+        file=_cards_file(image) if image is not None else discord.utils.MISSING,
         view=panel,
         ephemeral=True,
+    )
+    if image is None:
+        await _attach_picture(interaction, cards, presenter, user_id, hand_id, executor)
+
+
+async def _attach_picture(
+    interaction: discord.Interaction[Any],
+    cards: tuple[Card, ...],
+    presenter: TablePresenter | None,
+    user_id: int,
+    hand_id: int,
+    executor: Executor | None,
+) -> None:
+    """Draw the cards' picture and add it to the answer already sent (through the interaction's
+    token: no part of the bot's global limit). The answer went out first because the drawing
+    threads may be busy with a thousand tables, and a click must be answered at once."""
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(CARDS_RENDER_SECONDS):
+            image = await loop.run_in_executor(executor, render_cards, cards)
+    except TimeoutError:
+        return  # the text says the cards; the picture is a nicety
+    if presenter is not None:
+        presenter.remember_hole_image(user_id, hand_id, image)
+    with contextlib.suppress(discord.HTTPException):  # dismissed, or the token expired
+        await interaction.edit_original_response(attachments=[_cards_file(image)])
+
+
+def _cards_file(image: bytes) -> discord.File:
+    return discord.File(
+        io.BytesIO(image), filename=formatting.CARDS_IMAGE_NAME, description="Your hole cards"
     )
