@@ -9,12 +9,18 @@ full collection walks only what came since. Frozen objects are still freed by re
 as usual; only garbage *cycles* among them wait, until everything is thawed once every
 ``THAW_SECONDS`` for one full collection (one long pause an hour instead of one every minute or
 so). ``felt run`` runs the bot within ``short_pauses`` (``runner.run_bot``).
+
+The other pause is the interpreter's lock: the event loop's thread lets it go at every socket
+call, and while the drawing threads draw it waits for its turn to take it back, up to the
+switch interval each time (5 ms by default: a pass with dozens of sends and receives could
+stand 100 ms behind the pictures). Within ``short_pauses`` the interval is ``SWITCH_SECONDS``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,6 +28,8 @@ from typing import Any
 THAW_SECONDS = 3600.0
 """How often frozen objects are thawed, so that garbage cycles among them are collected."""
 FULL_COLLECTION = 2
+SWITCH_SECONDS = 0.001
+"""How long a thread holding the interpreter's lock runs before one waiting for it gets it."""
 
 
 class Freezer:
@@ -52,12 +60,16 @@ class Freezer:
 
 @contextlib.contextmanager
 def short_pauses() -> Iterator[Freezer]:
-    """Within the block, a ``Freezer`` runs after each collection; at its end it is removed and
-    everything thawed (a process that goes on, such as a test's, is as before)."""
+    """Within the block, a ``Freezer`` runs after each collection and the interpreter switches
+    threads every ``SWITCH_SECONDS``; at its end both are undone (a process that goes on, such
+    as a test's, is as before)."""
     freezer = Freezer()
     gc.callbacks.append(freezer)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_SECONDS)
     try:
         yield freezer
     finally:
+        sys.setswitchinterval(interval)
         gc.callbacks.remove(freezer)
         gc.unfreeze()

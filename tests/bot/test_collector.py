@@ -4,11 +4,12 @@ collection is frozen, and everything is thawed once a while so garbage cycles ar
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 
 import pytest
 
-from bot.discord.collector import Freezer, short_pauses
+from bot.discord.collector import SWITCH_SECONDS, Freezer, short_pauses
 
 
 @pytest.fixture
@@ -50,3 +51,10 @@ def test_collector_short_pauses_end_with_everything_thawed_and_the_callback_gone
         gc.collect()
         assert gc.get_freeze_count() > 0
     assert freezer not in gc.callbacks and gc.get_freeze_count() == 0
+
+
+def test_collector_short_pauses_switch_threads_every_millisecond_and_restore_the_interval() -> None:
+    before = sys.getswitchinterval()
+    with short_pauses():
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_SECONDS)
+    assert sys.getswitchinterval() == before
