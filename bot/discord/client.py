@@ -34,6 +34,7 @@ from bot.config import DISCORD_GATEWAY_URL, DiscordConfig, FeltConfig
 from bot.discord.confirm import Confirmations, ConfirmButton
 from bot.discord.database import register_storage_refusals
 from bot.discord.errors import ErrorRouter, StartupError
+from bot.discord.painters import Painters
 from bot.discord.sync import SyncOutcome, sync_commands, sync_state_path
 from bot.discord.tree import FeltCommandTree
 from storage import RecoveryReport, Storage
@@ -117,6 +118,7 @@ class FeltBot(commands.AutoShardedBot):
         identify_spacing: float = 5.0,
         storage: Storage | None = None,
         recovery: RecoveryReport | None = None,
+        painters: Painters = Painters.THREADS,
         **options: Any,
     ) -> None:
         discord_config = config.discord
@@ -138,6 +140,8 @@ class FeltBot(commands.AutoShardedBot):
         )
         self.config = config
         self.clock = clock
+        self.painters = painters
+        """Where table pictures are drawn (``bot.discord.painters``; ``felt run``: processes)."""
         self.started_at = clock()
         self.error_router = error_router or ErrorRouter()
         register_storage_refusals(self.error_router)

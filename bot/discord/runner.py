@@ -26,6 +26,7 @@ from bot.config import FeltConfig
 from bot.discord.client import FeltBot, apply_endpoints, create_bot
 from bot.discord.collector import short_pauses
 from bot.discord.errors import StartupError
+from bot.discord.painters import Painters
 
 _log = logging.getLogger("felt.discord.runner")
 
@@ -80,6 +81,7 @@ async def run_bot(
         raise StartupError("no Discord token")
     restore = apply_endpoints(config.discord)
     watch = AnswerWatch()
+    options.setdefault("painters", Painters.PROCESSES)  # the event loop keeps its interpreter
     bot = factory(config, http_trace=watch.trace, **options)
     try:
         with contextlib.ExitStack() as stack:

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.discord.client import FeltBot
 from bot.discord.pacing import Pacer, bot_pacer
+from bot.discord.painters import open_painters
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_components import Handlers, TableButton
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
@@ -60,7 +61,7 @@ class TableCog(commands.Cog, Generic[P]):
         self.presenters: dict[int, P] = {}
         """The live presenter of each channel with a table."""
         self._closing: set[P] = set()
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
 
     async def cog_load(self) -> None:
         self.handlers.register(self.bot, self)
@@ -69,8 +70,8 @@ class TableCog(commands.Cog, Generic[P]):
         if not self.bot.has_storage:
             _log.warning("no storage: %s tables are unavailable", self.game)
             return
-        # The worker threads that draw table images off the event loop.
-        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix=self.render_threads)
+        # The workers that draw table images off the event loop (``painters``).
+        self._executor = open_painters(self.bot.painters, self.render_threads)
         await self.open_tables()
         self.bot.add_shutdown_hook(self.suspend)
 
@@ -138,6 +139,7 @@ class TableCog(commands.Cog, Generic[P]):
         self.presenters.clear()
         self._closing.clear()
         await asyncio.gather(*(presenter.aclose() for presenter in presenters))
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # Joined (off the loop): a painter process must not outlive the bot.
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
