@@ -565,8 +565,7 @@ async def bot_main(
     try:
         measuring = await loop.run_in_executor(None, conn.recv)
         drawing = DrawingClock()
-        for cog in [*cogs, *blackjack]:
-            drawing.watch(cog._executor)
+        drawing.watch(bot.drawing)  # both games draw in the bot's one executor
         drawing.begin()
         began, cpu_began = time.monotonic(), time.process_time()
         profiler = cProfile.Profile() if profile else None

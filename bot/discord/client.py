@@ -22,6 +22,7 @@ import logging
 import pkgutil
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 import discord
@@ -34,7 +35,7 @@ from bot.config import DISCORD_GATEWAY_URL, DiscordConfig, FeltConfig
 from bot.discord.confirm import Confirmations, ConfirmButton
 from bot.discord.database import register_storage_refusals
 from bot.discord.errors import ErrorRouter, StartupError
-from bot.discord.painters import Painters
+from bot.discord.painters import Painters, open_painters
 from bot.discord.sync import SyncOutcome, sync_commands, sync_state_path
 from bot.discord.tree import FeltCommandTree
 from storage import RecoveryReport, Storage
@@ -142,6 +143,7 @@ class FeltBot(commands.AutoShardedBot):
         self.clock = clock
         self.painters = painters
         """Where table pictures are drawn (``bot.discord.painters``; ``felt run``: processes)."""
+        self._drawing: Executor | None = None
         self.started_at = clock()
         self.error_router = error_router or ErrorRouter()
         register_storage_refusals(self.error_router)
@@ -303,10 +305,22 @@ class FeltBot(commands.AutoShardedBot):
         await self.close()
         _log.info("shutdown complete", extra={"reason": reason})
 
+    @property
+    def drawing(self) -> Executor:
+        """The executor both games draw their table pictures in, one per bot (a second pool of
+        painter processes would cost its memory and buy nothing: they share the cores)."""
+        if self._drawing is None:
+            self._drawing = open_painters(self.painters, "felt-render")
+        return self._drawing
+
     async def close(self) -> None:
         # Open questions die with the process; their buttons then answer "closed".
         self.confirmations.close()
         await super().close()
+        drawing, self._drawing = self._drawing, None
+        if drawing is not None:
+            # Joined (off the loop): a painter process must not outlive the bot.
+            await asyncio.to_thread(drawing.shutdown, wait=True, cancel_futures=True)
 
 
 async def _run_hook(hook: ShutdownHook) -> None:

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 THREADS = 2
-"""Drawing threads per game (they share the interpreter, so more would not draw faster)."""
+"""Drawing threads of a bot (they share the interpreter, so more would not draw faster)."""
 
 
 class Painters(enum.Enum):
@@ -41,12 +41,12 @@ class Painters(enum.Enum):
 
 
 def painter_count() -> int:
-    """Worker processes per game: every core but one, which the event loop keeps."""
+    """A bot's painter processes: every core but one, which the event loop keeps."""
     return max(1, (os.cpu_count() or 2) - 1)
 
 
 def open_painters(painters: Painters, name: str) -> Executor:
-    """A game's drawing executor (``name`` names its threads)."""
+    """A bot's drawing executor, shared by its games (``name`` names its threads)."""
     if painters is Painters.THREADS:
         return ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix=name)
     return PainterPool(painter_count())

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot.discord.client import FeltBot
 from bot.discord.pacing import Pacer, bot_pacer
-from bot.discord.painters import open_painters
 from bot.discord.presenting import ChannelPresenter, PresenterSetup
 from bot.discord.table_components import Handlers, TableButton
 from bot.tables.clock import AsyncioScheduler, HaltableScheduler, Scheduler
@@ -41,8 +40,6 @@ class TableCog(commands.Cog, Generic[P]):
     """Where the game's buttons find this cog."""
     buttons: ClassVar[tuple[type[TableButton], ...]]
     """The game's persistent buttons."""
-    render_threads: ClassVar[str]
-    """The name prefix of the threads that draw this game's tables."""
 
     def __init__(
         self,
@@ -70,8 +67,8 @@ class TableCog(commands.Cog, Generic[P]):
         if not self.bot.has_storage:
             _log.warning("no storage: %s tables are unavailable", self.game)
             return
-        # The workers that draw table images off the event loop (``painters``).
-        self._executor = open_painters(self.bot.painters, self.render_threads)
+        # The workers that draw table images off the event loop (the bot's, ``painters``).
+        self._executor = self.bot.drawing
         await self.open_tables()
         self.bot.add_shutdown_hook(self.suspend)
 
@@ -139,7 +136,4 @@ class TableCog(commands.Cog, Generic[P]):
         self.presenters.clear()
         self._closing.clear()
         await asyncio.gather(*(presenter.aclose() for presenter in presenters))
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            # Joined (off the loop): a painter process must not outlive the bot.
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        self._executor = None  # the bot's: it stops the painters when it closes

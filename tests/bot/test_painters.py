@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.discord.painters import Painters, PainterPool, open_painters
+from bot.discord.painters import PainterPool, Painters, open_painters
 from bot.render import render_holdem_table
 from bot.render.samples import six_max_mid_hand
 

@@ -69,7 +69,6 @@ class Blackjack(TableCog[BlackjackPresenter]):
     game = "Blackjack"
     handlers = HANDLERS
     buttons = DYNAMIC_ITEMS
-    render_threads = "felt-bj-render"
 
     blackjack = app_commands.Group(
         name="blackjack", description="Blackjack against the dealer, with your chips"

@@ -100,7 +100,6 @@ class Holdem(TableCog[TablePresenter]):
     game = "Hold'em"
     handlers = HANDLERS
     buttons = (*DYNAMIC_ITEMS, ReplayButton, PreActionButton)
-    render_threads = "felt-render"
 
     holdem = app_commands.Group(
         name="holdem", description="No-Limit Texas Hold'em tables, with bots in the empty chairs"
