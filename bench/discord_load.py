@@ -595,9 +595,9 @@ async def bot_main(
         measured_events = collections.Counter(events)
         measured_events.subtract(events_before)
     finally:
-        if cogs:
-            await cogs[0].halt()
-        await bot.close()
+        # As `felt run` stops on SIGTERM: commands refused from now on, the tables suspended
+        # (hands voided, chips back), within the grace period, then the connection closed.
+        await bot.shutdown("end of the benchmark")
         with contextlib.suppress(Exception):
             await runner
         await storage.close()

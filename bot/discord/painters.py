@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -90,11 +91,22 @@ class PainterPool(Executor):
 
 def _prepare() -> None:
     """In each worker: leave the signals to the bot (Ctrl-C or SIGTERM start its graceful
-    shutdown, which ends the workers), and load the fonts and card faces before the first
-    picture a member waits for."""
+    shutdown, which ends the workers), end with the bot however it ends, and load the fonts and
+    card faces before the first picture a member waits for."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     from bot.render import render_holdem_table  # noqa: PLC0415
     from bot.render.samples import six_max_mid_hand  # noqa: PLC0415
 
     render_holdem_table(six_max_mid_hand())
+
+
+def _end_with(parent: BaseProcess) -> None:
+    """Exit as soon as the bot is gone. A bot killed outright (SIGKILL, the kernel's OOM killer)
+    cannot shut its pool down, and a worker waiting for its next picture would wait forever,
+    holding the bot's output pipes open (whoever waits for the bot's exit would wait too)."""
+    parent.join()
+    os._exit(0)

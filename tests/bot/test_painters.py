@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from bot.discord.painters import PainterPool, Painters, open_painters
 from bot.render import render_holdem_table
 from bot.render.samples import six_max_mid_hand
+from tests.e2e.support.felt_process import running
 
 
 @pytest.fixture
@@ -51,3 +54,26 @@ def test_painters_are_threads_unless_processes_are_asked_for() -> None:
     finally:
         threads.shutdown()
         processes.shutdown()
+
+
+KILLED_BOT = """
+import os, signal
+from bot.discord.painters import PainterPool
+from bot.render import render_holdem_table
+from bot.render.samples import six_max_mid_hand
+from tests.e2e.support.felt_process import running
+pool = PainterPool(1)
+pool.submit(render_holdem_table, six_max_mid_hand()).result(timeout=60)
+print(*pool.pids(), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_painters_end_when_their_bot_is_killed_outright() -> None:
+    # The painters inherit the bot's output pipes: ``run`` returns once every holder is gone.
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_BOT], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    (worker,) = (int(pid) for pid in killed.stdout.split())
+    assert not running(worker)

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.discord.holdem.formatting import IMAGE_NAME
 from tests.e2e.fakediscord import FakeDiscord
 from tests.e2e.support.bot_world import World
-from tests.e2e.support.felt_process import start_felt_run, write_run_config
+from tests.e2e.support.felt_process import running, start_felt_run, write_run_config
 
 
 def write_config(path: Path, fake: FakeDiscord, database: Path, *, log_format: str) -> Path:
@@ -133,4 +133,4 @@ def command_of(pid: int) -> str:
 
 
 def alive(pids: list[int]) -> bool:
-    return any(Path(f"/proc/{pid}").exists() for pid in pids)
+    return any(running(pid) for pid in pids)

@@ -47,7 +47,7 @@ from bot.discord.table_look import TABLE_COLOUR
 from bot.tables.clock import Scheduler
 from bot.tables.errors import StaleActionError
 from bot.tables.limits import BLACKJACK_MAX_SIDE_BET
-from engine.blackjack import PRESETS, Action, Rules, Shoe
+from engine.blackjack import PRESETS, Action, Rules, Shoe, basic_chart
 from storage import MAX_CHIPS, BetReason, Storage
 
 _log = logging.getLogger("felt.discord.blackjack")
@@ -284,6 +284,11 @@ class Blackjack(TableCog[BlackjackPresenter]):
             if account is None:
                 account = await self.storage.ensure_account(guild_id, member.id)
             name = getattr(interaction.channel, "name", None)
+            current = self.tables.get(channel_id)
+            if current is None or current.settings.rules != settings.rules:
+                # A new rule set's basic strategy takes the engine a few tenths of a second to
+                # work out (once; it is cached): not on the event loop, which answers clicks.
+                await asyncio.to_thread(basic_chart, settings.rules)
             table = self._table_for(
                 guild_id, channel_id, f"Blackjack · #{name}" if name else "Blackjack", settings
             )

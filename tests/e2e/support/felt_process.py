@@ -51,3 +51,13 @@ async def start_felt_run(
         stdout=asyncio.subprocess.DEVNULL if quiet_stdout else asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not exited (an exited child nobody reaped yet is a
+    zombie: it runs no more)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "State:\tZ" not in status
