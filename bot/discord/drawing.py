@@ -16,6 +16,13 @@ clicks and sends the offers in the same interpreter. So while the event loop run
 ticks come more than ``LATE_SECONDS`` after they were due: the process has no CPU to spare), or
 turn offers wait for their admission (``loop_gate``), no redraw is drawn at all; the bots'
 moves then reach the table with the next turn offer.
+
+Nor may a turn offer wait long for its picture: once as many pictures are being drawn as the
+painters can take at once (``slots``: two per painter, one drawing and one ready), the drawing
+is ``congested`` and a turn offer goes out at once with the buttons, the text and the picture
+the message already had; its new picture follows as a redraw (``table_channel``). Otherwise a
+thousand tables' offers would queue in the painters, each drawn from a state that was old by
+the time its turn came.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 
 from bot.discord.loop_gate import CONGESTED_SECONDS
+from bot.discord.painters import painter_count
 
 TICK_SECONDS = 0.25
 """How often the event loop's lateness is looked at."""
@@ -37,8 +45,12 @@ SMOOTHING = 0.3
 class DrawingTurns:
     """Who draws next, bot-wide: ``pressing`` pictures at once, a ``redraw`` when ``free``."""
 
-    def __init__(self, others_waiting: Callable[[], bool] = lambda: False) -> None:
+    def __init__(
+        self, others_waiting: Callable[[], bool] = lambda: False, slots: int | None = None
+    ) -> None:
         self._others_waiting = others_waiting
+        self.slots = slots if slots is not None else 2 * painter_count()
+        """Pictures drawn at once before the drawing is ``congested``."""
         """Whether pressing requests wait for their admission (``loop_gate``): then no redraw."""
         self._pressing = 0
         self._redrawing = 0
@@ -58,6 +70,12 @@ class DrawingTurns:
             and self.lateness <= LATE_SECONDS
             and not self._others_waiting()
         )
+
+    @property
+    def congested(self) -> bool:
+        """Whether the painters have all the pictures they can take: a turn offer then goes
+        out with the picture its message had, and its own follows as a redraw."""
+        return self._pressing + self._redrawing >= self.slots
 
     def note_lateness(self, seconds: float) -> None:
         """A tick of the event loop came ``seconds`` after it was due."""

@@ -5,9 +5,9 @@ that draws the message's latest payload); this module does the rest, for both ga
 
 - posts go out in order; those that wait together (a first post lingers a moment for the rest of
   its burst) go out as one message (``merge_posts``);
-- a table message is posted in order with the posts, then edited to its latest state only: the
-  states in between are skipped, and the image is re-rendered (off the event loop) only when
-  the picture changed;
+- a table message is posted in order with the posts, then edited to its latest state only; its
+  picture is drawn (off the event loop) only when it changed, and while the painters are full a
+  turn offer goes with the old one (``table_pictures.edit_picture``);
 - every request first waits for the channel's ``ChannelBudget`` and the bot's ``Pacer`` (an
   edit through a member's click, for that click's budget: ``interaction_edits``), and only then
   is its payload built: what goes out is the state when it is sent;
@@ -38,7 +38,7 @@ from bot.discord.posts import Post, merge_posts
 from bot.discord.send_failures import GONE, SEND_FAILURES, log_failure
 from bot.discord.table_edits import EditPolicy, Message, NewMessage, Step, pressing
 from bot.discord.table_look import P, TableLook, without_buttons
-from bot.discord.table_pictures import draw_ahead, picture_file
+from bot.discord.table_pictures import draw_ahead, edit_picture, picture_file
 from bot.discord.workers import Sleep, Workers
 from storage import Game, Storage
 
@@ -305,7 +305,8 @@ class TableChannel(Generic[P]):
                 continue
             if not step.cosmetic:
                 turns.pass_on()  # woken to redraw, it sends something else: the next may draw
-            if step.message is not None:  # drawn before the bot-wide wait: sent once granted
+            lagging = not step.cosmetic and turns.congested  # the picture follows (``_edit``)
+            if step.message is not None and not lagging:  # drawn before the bot-wide wait
                 async with turns.redraw() if step.cosmetic else turns.pressing():
                     payload = self._draft(step.message)
                     await draw_ahead(step.message, payload, self._look, self._executor)
@@ -430,10 +431,13 @@ class TableChannel(Generic[P]):
         payload = self._draft(found)
         if message_id is None or payload is None or payload == previous:
             return
+        congested = self._pacer.drawing.congested
+        file, sent = await edit_picture(
+            found, payload, previous, self._look, self._executor, congested
+        )
+        if sent is None:
+            return  # only the picture changed, and the painters are full: a redraw is due
         found.dirty_since = None  # what changed so far goes out now
-        file = None
-        if previous is None or payload.view != previous.view:
-            file = await picture_file(found, payload, self._look, self._executor)
         options: dict[str, Any] = {"attachments": [file]} if file is not None else {}
         fields = {
             "content": payload.content or None,
@@ -460,9 +464,9 @@ class TableChannel(Generic[P]):
                 self._failed("could not edit a table message", error)
                 # Counted as sent: the next change tries again, and a message that cannot be
                 # edited must not be retried in a loop.
-                found.sent = payload
+                found.sent = sent
                 return
-        found.sent = payload
+        found.sent = sent
         if bool(payload.buttons) != bool(previous and previous.buttons) and not found.final:
             await self._kept.keep(message_id, has_buttons=bool(payload.buttons))
 

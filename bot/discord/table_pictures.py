@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from concurrent.futures import Executor
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.table_edits import Message
-from bot.discord.table_look import TableLook, TablePayload, render_off_loop
+from bot.discord.table_look import P, TableLook, TablePayload, render_off_loop
 
 
 async def draw_ahead(
@@ -39,3 +40,24 @@ async def picture_file(
     if image is None:
         return None
     return discord.File(io.BytesIO(image), filename=look.image_name, description=payload.alt_text)
+
+
+async def edit_picture(
+    found: Message[Any],
+    payload: P,
+    previous: P | None,
+    look: TableLook,
+    executor: Executor | None,
+    congested: bool,
+) -> tuple[discord.File | None, P | None]:
+    """The picture an edit of ``found`` from ``previous`` to ``payload`` carries (None: it keeps
+    the one it has), and what the message then shows (None: nothing new, no edit). While the
+    painters are ``congested`` a picture not drawn yet is left for a redraw (``drawing``): the
+    buttons and the text go now with the picture the message has."""
+    if previous is not None and payload.view == previous.view:
+        return None, payload
+    drawn = found.picture is not None and found.picture[0] == payload.view
+    if drawn or previous is None or not congested:
+        return await picture_file(found, payload, look, executor), payload
+    shown = dataclasses.replace(payload, view=previous.view)
+    return None, (None if shown == previous else shown)

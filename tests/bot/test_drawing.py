@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from bot.discord.drawing import LATE_SECONDS, DrawingTurns
+from bot.discord.table_components import ButtonSpec
+from bot.discord.table_edits import Message
+from bot.discord.table_look import TableLook, TablePayload
+from bot.discord.table_pictures import edit_picture
 
 
 async def test_drawing_a_redraw_waits_until_no_offer_is_being_drawn() -> None:
@@ -124,3 +129,53 @@ async def test_drawing_no_redraw_while_a_turn_offer_waits_for_its_admission() ->
     offers_waiting[0] = False
     turns.pass_on()
     assert turns.free and ready.is_set()
+
+
+async def test_drawing_is_congested_once_the_painters_have_all_the_pictures_they_can_take() -> None:
+    turns = DrawingTurns(slots=2)
+    release = asyncio.Event()
+
+    async def offer() -> None:
+        async with turns.pressing():
+            await release.wait()
+
+    first = asyncio.create_task(offer())
+    await asyncio.sleep(0)
+    assert not turns.congested
+    second = asyncio.create_task(offer())
+    await asyncio.sleep(0)
+    assert turns.congested
+    release.set()
+    await asyncio.gather(first, second)
+    assert not turns.congested
+
+
+def payload(view: str, buttons: tuple[ButtonSpec, ...] = ()) -> TablePayload[str]:
+    return TablePayload(
+        content="", title="t", description=f"log {view}", footer="", view=view,
+        buttons=buttons, alt_text=view, image_name="table.png",
+    )  # fmt: skip
+
+
+LOOK = TableLook(render=lambda view: f"png of {view}".encode(), image_name="table.png",
+                 build_view=lambda specs: None)  # fmt: skip
+
+
+async def test_a_turn_offer_goes_with_the_old_picture_while_the_painters_are_full() -> None:
+    found: Message[TablePayload[str]] = Message(key="table", draft=lambda: None)
+    before, after = payload("flop"), payload("turn")
+    file, shown = await edit_picture(found, after, before, LOOK, None, congested=True)
+    assert file is None and shown == dataclasses.replace(after, view="flop")
+    # Nothing but the picture changed: no edit now, the redraw brings it.
+    only_picture = dataclasses.replace(before, view="turn")
+    assert await edit_picture(found, only_picture, before, LOOK, None, congested=True) == (
+        None,
+        None,
+    )
+
+
+async def test_a_turn_offer_carries_its_new_picture_when_the_painters_have_room() -> None:
+    found: Message[TablePayload[str]] = Message(key="table", draft=lambda: None)
+    before, after = payload("flop"), payload("turn")
+    file, shown = await edit_picture(found, after, before, LOOK, None, congested=False)
+    assert file is not None and file.fp.read() == b"png of turn" and shown == after
