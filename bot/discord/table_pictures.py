@@ -59,5 +59,6 @@ async def edit_picture(
     drawn = found.picture is not None and found.picture[0] == payload.view
     if drawn or previous is None or not congested:
         return await picture_file(found, payload, look, executor), payload
+    found.picture = None  # drawn for a state gone by: its redraw draws the state then
     shown = dataclasses.replace(payload, view=previous.view)
     return None, (None if shown == previous else shown)
