@@ -154,7 +154,7 @@ HUMAN_RANGES: Mapping[Difficulty, Mapping[str, tuple[float, float]]] = {
         "vpip": (20.0, 30.0),
         "pfr": (15.0, 25.0),
         "three_bet": (5.0, 10.0),
-        "af": (1.8, 4.0),
+        "af": (2.0, 4.0),
         "wtsd": (22.0, 32.0),
     },
     Difficulty.HARD: {
@@ -386,11 +386,15 @@ class PostflopStyle:
     catch_margin: float = 0.0
     """... but call down their bluff-catchers: what a call on the river may be worth less
     than ``call_margin``."""
+    value_raise: float = 0.0
+    """How often a hand strong enough to raise (``raise_value``) raises a bet rather than
+    calls it: regulars raise their strong hands for value far more often than they slow-play
+    them, which is much of why their aggression factor is 2-4."""
 
 
 POSTFLOP_STYLE: Mapping[Difficulty, PostflopStyle] = {
     Difficulty.EASY: PostflopStyle(0.65, 0.8, 0.3, 0.08, 0.02, 0.0),
-    Difficulty.NORMAL: PostflopStyle(0.55, 0.7, 0.7, 0.4, 0.08, 0.025),
+    Difficulty.NORMAL: PostflopStyle(0.55, 0.62, 0.7, 0.4, 0.08, 0.035, 0.015, 0.0, 0.9),
     Difficulty.HARD: PostflopStyle(0.46, 0.62, 0.65, 0.3, 0.07, -0.03),
 }
 """Continuation bets ~55-65% and raises of ~10% of bets faced are the population figures of
@@ -880,8 +884,20 @@ class SmartStrategy:
             options.append((0.0, FOLD))
             options.append((self._call_value(spot) - margin * view.pot_total, CALL))
         if allowed:
+            if self._raises_for_value(view, raw, rng):
+                options = [option for option in options if option[1] != CALL]
             options.extend(self._raise_options(spot))
         return self._pick(options, view.pot_total, rng)
+
+    def _raises_for_value(self, view: SeatView, equity: float, rng: random.Random) -> bool:
+        """Whether this hand, facing a bet after the flop with the equity to raise it for
+        value, raises rather than calls (``PostflopStyle.value_raise``): the prices alone often
+        prefer calling a strong hand (the hands that call a raise are stronger), a slow-play
+        people make now and then, not as a rule."""
+        style = POSTFLOP_STYLE[self.difficulty]
+        if style.value_raise <= 0.0 or view.street is Street.PREFLOP or view.legal.is_bet:
+            return False
+        return equity >= style.raise_value and rng.random() < style.value_raise
 
     def _opens_from_chart(self, view: SeatView, habits: list[Tendencies]) -> bool:
         """Whether this is an open (nobody has raised, and checking is not free) that the hard
