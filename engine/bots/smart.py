@@ -930,7 +930,22 @@ class SmartStrategy:
             fraction *= _ISOLATE
         fraction *= 1.0 + 5.0 * self.personality.looseness + 2.5 * self._isolation(view, habits)
         first, second = view.hole
-        return preflop_table().percentile(first, second) <= fraction
+        return preflop_table().percentile(first, second) <= fraction or self._steals(view, habits)
+
+    def _steals(self, view: SeatView, habits: list[Tendencies]) -> bool:
+        """Whether the smallest open pays by the folds alone (a steal): when the players behind
+        are seen to fold to a raise more often than risking the open against the pot needs,
+        any two cards open, as a regular steals every button from blinds who defend too
+        little. The chance that everyone folds is from their recorded folds to raises; what
+        a hand wins when called is left out, so only a clear over-folder is stolen from."""
+        if _entered(view):
+            return False
+        target = view.big_blind * _OPEN_BB[0]
+        risk = target - view.bets[view.seat]
+        pot = view.pot_total
+        share = (target - view.current_bet) / max(1, pot + risk)
+        folds = math.prod(min(0.95, habits[i].fold_chance(True, share)) for i in view.yet_to_act())
+        return folds * pot > (1.0 - folds) * risk
 
     def _in_reraise_range(self, view: SeatView, rng: random.Random) -> bool:
         """Whether the hand is in this seat's range for the next preflop raise: any hand may
