@@ -51,8 +51,9 @@ it trusts what it observes, and how often it picks a near-best option instead of
 and exploits fully. See ``SETTINGS``.
 
 **The hard level plays from ranges**, as a solid regular does: it opens from position charts
-(``OPEN_RANGES``: raise or fold, narrower over limpers), re-raises from ``RERAISE_RANGES``
-and, at three or more players, calls a re-raise only from ``FLAT_RERAISE``,
+(``OPEN_RANGES``: raise or fold, narrower over limpers; any two cards when the players behind
+are seen to fold to opens more often than the steal risks, ``_steals``), re-raises from
+``RERAISE_RANGES`` and, at three or more players, calls a re-raise only from ``FLAT_RERAISE``,
 weighs every call after the flop by its equity against each opponent's range as the table's
 statistics and the hand's action narrow it, with pot and implied odds, bets thinner for value
 than ``normal`` (its opponents call too much to be bluffed often), and on the river bluffs its
@@ -169,15 +170,14 @@ HUMAN_RANGES: Mapping[Difficulty, Mapping[str, tuple[float, float]]] = {
 3-bet and WTSD in percent, AF a ratio; definitions in ``engine.holdem.stats``). The normal
 level's ranges are those of issue 16, which match the usual published profile of a
 tight-aggressive 6-max regular (PokerTracker/Hold'em Manager population guides: VPIP about
-20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who gives up
-more without a hand (its full reads make it fold more: WTSD 17.8 in self-play, below a
-regular's 24-30, since it flats 3-bets only from ``FLAT_RERAISE``; 21.1 before); ``easy`` is
-a loose, passive recreational player (a calling station:
-VPIP 35+, AF under 1.6, to showdown far more often). The normal level's AF measures 1.82
-(seed 2024, 3,000 hands), below the issue's guide of 2-4, so its bar here is 1.8: styles that
-put it at 2.24 and 2.50 made normal beat hard heads-up (see ``POSTFLOP_STYLE``), so they were
-not kept.
-Checked by the slow tests."""
+20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who may give
+up more without a hand (its full reads make it fold more: WTSD 17.8 in self-play before it
+learned to steal, 24.9 since) and steals the blinds from players who defend too little
+(``SmartStrategy._steals``: VPIP 29.7 in self-play, at the loose end of a regular's); ``easy``
+is a loose, passive recreational player (a calling station: VPIP 35+, AF under 1.6, to
+showdown far more often). The normal level's AF measures 2.15 (seed 2024, 3,000 hands; 1.82
+before it raised its strong hands for value, ``PostflopStyle.value_raise``, and folded more
+marginal calls). Checked by the slow tests."""
 
 # Priors for opponents' tendencies, and how many observations they are worth.
 _PRIOR_VPIP, _PRIOR_PFR, _PRIOR_3BET = 0.35, 0.16, 0.05
@@ -329,7 +329,8 @@ OPEN_RANGES: Mapping[int, float] = {1: 0.42, 2: 0.46, 3: 0.28, 4: 0.2, 5: 0.16, 
 (the blinds included): the strongest share of hands by ``preflop.percentile``. These are the
 usual 6-max charts of winning regulars (UTG ~15%, HJ ~19%, CO ~27%, BTN ~45%, SB ~40% raise or
 fold); from further out at 7-10 players a little tighter again. Heads-up the button opens
-``HEADS_UP_OPEN``."""
+``HEADS_UP_OPEN``. Against blinds who fold to opens too often, any two cards
+(``SmartStrategy._steals``)."""
 HEADS_UP_OPEN = 0.8
 _LOOSE_FIELD = 0.16
 """How much more a hand's preflop equity is worth per unit of the opponents' average range
@@ -399,11 +400,14 @@ POSTFLOP_STYLE: Mapping[Difficulty, PostflopStyle] = {
 }
 """Continuation bets ~55-65% and raises of ~10% of bets faced are the population figures of
 solid 6-max regulars in tracker databases (PokerTracker/Hold'em Manager summaries); the easy
-level c-bets and bluffs about half as often. A more aggressive normal style, (0.48, 0.55, 0.85,
-0.5, 0.18, 0.02, 0.0, 0.05), put normal's 6-max self-play at VPIP 25.7, PFR 20.0, 3-bet 6.8,
-AF 2.24, WTSD 25.9 (seed 2024, 3,000 hands), inside the issue's guide, but made hard lose to
-normal heads-up (-16.8 +/- 8.2 bb/100 over the slow test's 20,000 duplicate hands, against
-+16.7 +/- 8.8 with this style), so it is not kept yet.
+level c-bets and bluffs about half as often. The normal level's aggression factor is in the
+issue's 2-4 by calling less rather than betting more: it raises a bet with 62% equity or more
+(``raise_value``) nine times in ten instead of calling (``value_raise``), and a call must be
+worth 3.5% of the pot more than a fold (5% on the flop). That put its 6-max self-play at VPIP
+26.8, PFR 19.8, 3-bet 6.6, AF 2.15, WTSD 25.1 (seed 2024, 3,000 hands; before: AF 1.82, WTSD
+29.7). More aggressive normal styles, betting more (AF 2.24 and 2.50), made hard lose to
+normal heads-up (-16.8 +/- 8.2 bb/100 over the slow test's 20,000 duplicate hands), so they
+were not kept; a normal that folds more is one hard can exploit (``SmartStrategy._steals``).
 
 The hard level bets thin for value (a hand ahead of 46% of the range bets) because bots and
 most players call too often to be bluffed but pay off thin bets. With the open charts and river
@@ -411,7 +415,8 @@ bluffs it moved hard's duplicate heads-up result against normal (seed 2024, 4,00
 about 33) from -37 to +39 bb/100 (session 3, when both levels read each other heads-up as
 careless players, so these frequencies did not apply there). Heads-up the hard level ignores
 them and bets by the prices (see ``_may_bet_postflop``): with its style there it lost -29.9
-+/- 9.4 bb/100 to normal (12,000 hands), by the prices it wins +16.7 +/- 8.8 (20,000)."""
++/- 9.4 bb/100 to normal (12,000 hands), by the prices it won +16.7 +/- 8.8 (20,000), and
+with its steals +46.7 +/- 9.4 (and +30.2 +/- 9.3 at seed 7)."""
 _MAX_PREFLOP_SIZED = 3
 """Sized raises before the flop: the open, the 3-bet and the 4-bet. Past that, all-in."""
 _MAX_POSTFLOP_SIZED = 2

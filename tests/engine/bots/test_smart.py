@@ -245,3 +245,14 @@ def test_normal_raises_an_overpair_facing_a_turn_bet_more_often_than_it_calls() 
     counts = choices(NORMAL, hand, (ROCK, ROCK))
     assert counts["Fold"] == 0
     assert counts["RaiseTo"] > 3 * counts["Call"]
+
+
+def test_hard_steals_with_any_two_cards_only_from_a_big_blind_who_folds_to_opens() -> None:
+    # Heads-up, the button (player 1) holds the worst hand, outside hard's opening chart: it
+    # opens against a big blind seen folding to most raises (the folds alone pay), and
+    # folds against one seen defending.
+    defender = dataclasses.replace(FOLDER, folded_to_raises=12, folded_to_big_raises=8)
+    hand = stacked(["AsKd", "7c2d"])
+    assert hand.turn is not None and hand.turn.player == 1
+    assert choices(HARD, hand, (FOLDER, FOLDER)) == Counter({"RaiseTo": 40})
+    assert choices(HARD, hand, (defender, defender)) == Counter({"Fold": 40})
