@@ -280,6 +280,14 @@ def _blocks(view: SeatView) -> bool:
     return any(card >> 2 in (12, top) for card in view.hole)
 
 
+def _careless_bettor(view: SeatView, habits: Sequence[Tendencies]) -> bool:
+    """Whether the last bet or raise of this street is a careless player's (a maniac's), whose
+    bets say nothing about their cards: folding a marginal hand or raising a strong one for
+    fear of it is what they profit from."""
+    raiser = view.aggressor()
+    return raiser is not None and habits[raiser].informative < _CARELESS
+
+
 def _called_equity(equity: float, fold_all: float, informative: float) -> float:
     """Equity when called: against informative folders the hands that call are the better
     ones, so the equity against them is below the equity against the whole range."""
@@ -875,8 +883,12 @@ class SmartStrategy:
             options.append((0.0, FOLD))
         else:
             # After the flop people fold the marginal calls: calling must beat folding by a
-            # part of the pot (less at the passive easy level).
-            careless = all(habits[i].informative < _CARELESS for i in view.opponents)
+            # part of the pot (less at the passive easy level). Not against a careless bettor
+            # (a maniac), whose bets say nothing: there the prices decide, as they do when
+            # every opponent is careless.
+            careless = all(
+                habits[i].informative < _CARELESS for i in view.opponents
+            ) or _careless_bettor(view, habits)
             style = POSTFLOP_STYLE[self.difficulty]
             margin = style.call_margin + (
                 style.float_margin
@@ -889,18 +901,23 @@ class SmartStrategy:
             options.append((0.0, FOLD))
             options.append((self._call_value(spot) - margin * view.pot_total, CALL))
         if allowed:
-            if self._raises_for_value(view, raw, rng):
+            if self._raises_for_value(view, habits, raw, rng):
                 options = [option for option in options if option[1] != CALL]
             options.extend(self._raise_options(spot))
         return self._pick(options, view.pot_total, rng)
 
-    def _raises_for_value(self, view: SeatView, equity: float, rng: random.Random) -> bool:
+    def _raises_for_value(
+        self, view: SeatView, habits: list[Tendencies], equity: float, rng: random.Random
+    ) -> bool:
         """Whether this hand, facing a bet after the flop with the equity to raise it for
         value, raises rather than calls (``PostflopStyle.value_raise``): the prices alone often
         prefer calling a strong hand (the hands that call a raise are stronger), a slow-play
-        people make now and then, not as a rule."""
+        people make now and then, not as a rule. Against a careless bettor (a maniac) the
+        prices decide: letting them keep betting is how their chips come in."""
         style = POSTFLOP_STYLE[self.difficulty]
         if style.value_raise <= 0.0 or view.street is Street.PREFLOP or view.legal.is_bet:
+            return False
+        if _careless_bettor(view, habits):
             return False
         return equity >= style.raise_value and rng.random() < style.value_raise
 
