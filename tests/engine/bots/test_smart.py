@@ -233,3 +233,26 @@ def test_hard_flats_a_three_bet_only_with_hands_in_its_flat_range() -> None:
     stats = (ROCK,) * 6
     assert choices(HARD, facing_three_bet("KhJd"), stats) == Counter({"Fold": 40})
     assert choices(HARD, facing_three_bet("KsQs"), stats)["Fold"] < 40
+
+
+def test_normal_raises_an_overpair_facing_a_turn_bet_more_often_than_it_calls() -> None:
+    # Kings on a dry board facing a half-pot turn bet from a rock: the prices alone mostly
+    # call (a rock's calls of a raise are strong), but a regular raises such a hand for value
+    # far more often than it slow-plays it (``PostflopStyle.value_raise``); it never folds it.
+    hand = stacked(["QsJd", "KhKc"], "9d5s2c3h4d")
+    act_all(hand, RaiseTo(6), Call(), RaiseTo(6), Call(), RaiseTo(12))
+    assert hand.turn is not None and hand.turn.player == 1
+    counts = choices(NORMAL, hand, (ROCK, ROCK))
+    assert counts["Fold"] == 0
+    assert counts["RaiseTo"] > 3 * counts["Call"]
+
+
+def test_hard_steals_with_any_two_cards_only_from_a_big_blind_who_folds_to_opens() -> None:
+    # Heads-up, the button (player 1) holds the worst hand, outside hard's opening chart: it
+    # opens against a big blind seen folding to most raises (the folds alone pay), and
+    # folds against one seen defending.
+    defender = dataclasses.replace(FOLDER, folded_to_raises=12, folded_to_big_raises=8)
+    hand = stacked(["AsKd", "7c2d"])
+    assert hand.turn is not None and hand.turn.player == 1
+    assert choices(HARD, hand, (FOLDER, FOLDER)) == Counter({"RaiseTo": 40})
+    assert choices(HARD, hand, (defender, defender)) == Counter({"Fold": 40})
