@@ -68,6 +68,13 @@ from storage.errors import (
     StorageError,
 )
 from storage.models import MigrationReport
+from storage.postgres_batch import (
+    Encoded,
+    PreparedStatements,
+    encode,
+    read_while_idle,
+    run_held,
+)
 from storage.sqlite import Migration, load_migrations
 
 R = TypeVar("R")
@@ -145,25 +152,35 @@ class _WholeNumberLoader(Loader):
 class PostgresTransaction(RowReader):
     """A :class:`storage.backend.Transaction` over a psycopg cursor inside ``BEGIN``.
 
-    Statements run one round trip each until the body first calls :meth:`send` or :meth:`ask`;
-    from then on the connection is in pipeline mode: sent statements and started queries queue
-    up and reach the server together when an answer is needed, and the commit rides with the
-    statements sent last (a settlement sends everything: one round trip with ``BEGIN`` and
-    ``COMMIT``; see ``storage/holdem_settlement.py``)."""
+    Statements the body sends before anything else are held. A body that only sends (a blind
+    settlement, ``storage/holdem_settlement.py``) is written at commit with ``BEGIN`` and
+    ``COMMIT`` in one go, as prepared statements (``storage/postgres_batch.py``): one round
+    trip. Otherwise the held statements go first when the body needs more: statements run one
+    round trip each until the body first calls :meth:`send` or :meth:`ask`; from then on the
+    connection is in pipeline mode: sent statements and started queries queue up and reach the
+    server together when an answer is needed, and the commit rides with the statements sent
+    last."""
 
     __slots__ = (
         "_begin",
         "_cursor",
+        "_held",
         "_locked",
         "_mode",
         "_pipeline",
+        "_prepared",
         "_unanswered",
         "committing",
         "trips",
     )
 
-    def __init__(self, cursor: psycopg.Cursor[Row], begin: str) -> None:
+    def __init__(
+        self, cursor: psycopg.Cursor[Row], begin: str, prepared: PreparedStatements
+    ) -> None:
         self._cursor = cursor
+        self._prepared = prepared
+        self._held: list[tuple[str, Params]] = []
+        """Statements sent before anything reached the server (see the class)."""
         self.trips = 0
         """Round trips so far: each time the body (or the commit) waited for the server."""
         self._unanswered = False
@@ -178,7 +195,8 @@ class PostgresTransaction(RowReader):
         """COMMIT was sent: from then on a lost connection may have committed."""
 
     def _start(self, *, pipelined: bool = False) -> None:
-        if pipelined and self._mode is None:
+        held, self._held = self._held, []
+        if (pipelined or held) and self._mode is None:
             self._mode = contextlib.ExitStack()
             self._pipeline = self._mode.enter_context(self._cursor.connection.pipeline())
         if self._begin is not None:
@@ -188,6 +206,9 @@ class PostgresTransaction(RowReader):
                 self.trips += 1
             else:
                 self._unanswered = True
+        for statement, params in held:
+            self._cursor.execute(translate(statement), params)
+            self._unanswered = True
 
     def _waited(self) -> None:
         """The body waits for an answer: one more round trip."""
@@ -223,6 +244,9 @@ class PostgresTransaction(RowReader):
         return self._cursor.fetchall()
 
     def send(self, sql: str, params: Params = ()) -> None:
+        if self._begin is not None:
+            self._held.append((sql, params))
+            return
         self._start(pipelined=True)
         self._cursor.execute(translate(sql), params)
         self._unanswered = True
@@ -244,6 +268,12 @@ class PostgresTransaction(RowReader):
 
     def commit(self) -> None:
         """COMMIT, with whatever was sent and not yet answered; raise what any of it met."""
+        if self._begin is not None and self._held:
+            encoded = [(sql, encode(params)) for sql, params in self._held]
+            if all(values is not None for _, values in encoded):
+                self._commit_held(encoded)  # type: ignore[arg-type]
+                return
+            self._start(pipelined=True)
         if self._begin is not None:
             return  # the body ran no statement: there is no transaction
         self.committing = True
@@ -252,6 +282,17 @@ class PostgresTransaction(RowReader):
         mode, self._mode, self._pipeline = self._mode, None, None
         if mode is not None:
             mode.close()
+
+    def _commit_held(self, held: list[tuple[str, Encoded]]) -> None:
+        """The body only sent: ``BEGIN``, its statements and ``COMMIT`` in one round trip."""
+        connection = self._cursor.connection
+        # A connection the server closed while it sat in the pool fails here, before anything
+        # is written: nothing can have been committed, and it is reopened.
+        read_while_idle(connection)
+        self.committing = True
+        begin, self._begin, self._held = self._begin or "", None, []
+        self.trips += 1
+        run_held(connection, begin, held, self._prepared)
 
     def abandon(self) -> None:
         """Leave pipeline mode after an error (the caller rolls back)."""
@@ -264,7 +305,11 @@ class PostgresTransaction(RowReader):
     def lock_guild(self, guild_id: int) -> None:
         if guild_id in self._locked:
             return
-        self.send("SELECT pg_advisory_xact_lock(?, ?)", (LOCK_CLASS, guild_lock_key(guild_id)))
+        # The key cast to an integer: it may be sent typed bigint (storage/postgres_batch.py).
+        self.send(
+            f"SELECT pg_advisory_xact_lock({LOCK_CLASS}, CAST(? AS INTEGER))",
+            (guild_lock_key(guild_id),),
+        )
         self._locked.add(guild_id)
 
     def lock_guild_of(self, query: str, params: Params = ()) -> None:
@@ -307,19 +352,22 @@ def _translate_error(error: psycopg.Error) -> StorageError:
 class _Slot:
     """One pooled connection, reopened on its next use if the server dropped it."""
 
-    __slots__ = ("_connect", "_connection", "round_trips")
+    __slots__ = ("_connect", "_connection", "prepared", "round_trips")
 
     def __init__(self, connect: Callable[[], psycopg.Connection[Row]]) -> None:
         self._connect = connect
         self._connection: psycopg.Connection[Row] | None = None
         self.round_trips = 0
         """Round trips of the transactions this connection committed."""
+        self.prepared = PreparedStatements()
+        """What :mod:`storage.postgres_batch` prepared on the current connection."""
 
     def connection(self) -> psycopg.Connection[Row]:
         current = self._connection
         if current is None or current.closed or current.broken:
             if current is not None:
                 current.close()
+            self.prepared.clear()
             self._connection = current = self._connect()
         return current
 
@@ -355,7 +403,7 @@ def _run_transaction(slot: _Slot, begin: str, body: Callable[[Transaction], R]) 
         try:
             connection = slot.connection()
             with connection.cursor() as cursor:
-                transaction = PostgresTransaction(cursor, begin)
+                transaction = PostgresTransaction(cursor, begin, slot.prepared)
                 try:
                     result = body(transaction)
                     transaction.commit()
@@ -373,6 +421,15 @@ def _run_transaction(slot: _Slot, begin: str, body: Callable[[Transaction], R]) 
                         continue
                     raise
             return result
+        except errors.InvalidSqlStatementName as error:
+            # The statements storage/postgres_batch.py prepared are gone: psycopg deallocates
+            # every prepared statement after a rollback (it cannot tell which of its own a
+            # failed pipeline left half made), and a pooler may hand out another server
+            # connection. Nothing was applied: prepare them anew.
+            slot.prepared.clear()
+            if attempt >= MAX_ATTEMPTS:
+                raise _translate_error(error) from error
+            attempt += 1
         except _RETRIED as error:
             if attempt >= MAX_ATTEMPTS:
                 raise _translate_error(error) from error
