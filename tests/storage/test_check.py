@@ -87,3 +87,37 @@ async def test_chips_left_in_a_finished_rounds_escrow_are_stray(storage: Storage
 
     stray = [p for p in report.problems if p.kind is ProblemKind.STRAY_CHIPS]
     assert [p.account_id for p in stray] == [escrow]
+
+
+async def test_a_ledger_row_filed_under_another_guild_than_its_accounts_is_named(
+    storage: Storage, sql: Sql
+) -> None:
+    # PostgreSQL's ledger has no foreign key to guilds (migration 0011): this check is what
+    # keeps a row's guild its account's.
+    await busy_guild(storage)
+    await storage.ensure_account(GUILD + 1, ALICE)
+    account, balance = sql(
+        "SELECT account_id, balance FROM accounts WHERE kind = 'member' AND user_id = ? "
+        "AND guild_id = ?",
+        ALICE,
+        GUILD,
+    )[0]
+    op = sql("SELECT MAX(op_id) FROM operations")[0][0]
+    # Two rows that cancel out (so balances, running balances and the operation still add up),
+    # filed under the other guild.
+    for delta, after in ((500, balance + 500), (-500, balance)):
+        sql(
+            "INSERT INTO ledger (op_id, guild_id, account_id, kind, delta, balance_after, "
+            "created_at) VALUES (?, ?, ?, 'transfer', ?, ?, 'x')",
+            op,
+            GUILD + 1,
+            account,
+            delta,
+            after,
+        )
+
+    report = await storage.check()
+
+    assert [p.kind for p in report.problems] == [ProblemKind.SCHEMA, ProblemKind.SCHEMA]
+    assert all(p.account_id == account for p in report.problems)
+    assert "filed under guild 11" in report.problems[0].message
