@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import psycopg
 from psycopg import errors, pq
-from psycopg.generators import fetch_many, send
+from psycopg.generators import send
 
 from storage.backend import Params, Row
 
@@ -154,19 +154,42 @@ def run_held(
         steps.append(None)
         pgconn.pipeline_sync()
         connection.wait(send(pgconn))
-        failed: pq.abc.PGresult | None = None
-        for step in steps:
-            for result in connection.wait(fetch_many(pgconn)):
-                if result.status == pq.ExecStatus.FATAL_ERROR:
-                    if failed is None:
-                        failed = result
-                elif step is not None and result.status == pq.ExecStatus.COMMAND_OK:
-                    names[step] = parsing[step]
-        connection.wait(fetch_many(pgconn))  # the sync
+        failed = _read_answers(pgconn, steps, parsing, names)
     finally:
         _leave_pipeline_mode(connection)
     if failed is not None:
         raise errors.error_from_result(failed, encoding=connection.info.encoding)
+
+
+def _read_answers(
+    pgconn: pq.abc.PGconn,
+    steps: Sequence[tuple[bytes, tuple[int, ...]] | None],
+    parsing: dict[tuple[bytes, tuple[int, ...]], bytes],
+    names: dict[tuple[bytes, tuple[int, ...]], bytes],
+) -> pq.abc.PGresult | None:
+    """Read the answer to each step and the sync (they come together), record the statements
+    whose preparing succeeded, and return the first failure. Read straight from libpq: one wait
+    for the socket, not one psycopg wait per command."""
+    readable = select.poll()
+    readable.register(pgconn.socket, select.POLLIN)
+    failed: pq.abc.PGresult | None = None
+    for step in (*steps, None):
+        while True:
+            while pgconn.is_busy():
+                readable.poll()
+                pgconn.consume_input()
+            result = pgconn.get_result()
+            if result is None:
+                break
+            status = result.status
+            if status == pq.ExecStatus.PIPELINE_SYNC:
+                return failed
+            if status == pq.ExecStatus.FATAL_ERROR:
+                if failed is None:
+                    failed = result
+            elif step is not None and status == pq.ExecStatus.COMMAND_OK:
+                names[step] = parsing[step]
+    return failed
 
 
 def _leave_pipeline_mode(connection: psycopg.Connection[Row]) -> None:
