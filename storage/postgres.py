@@ -33,8 +33,9 @@ answered together. A hand's settlement reads nothing: the storage that started t
 its starting stacks, and the settlement is sent "blind" (``storage/holdem_settlement.py``), about
 ten statements whose checks the server computes from its own rows (``felt_check``, migration
 0010, raising SQLSTATE ``FLT01``, which becomes :class:`CheckFailed`). The guild lock, the
-checks, the writes and ``COMMIT`` then travel in one round trip; a settlement by a process that
-did not start the hand reads first (two). Each transaction counts its round trips
+checks, the writes and ``COMMIT`` then travel in one round trip, written to libpq at once as
+statements prepared on the connection (``storage/postgres_batch.py``); a settlement by a process
+that did not start the hand reads first (two). Each transaction counts its round trips
 (:attr:`PostgresBackend.round_trips`). The settlement rules stay in Python, one copy for both
 backends: a PL/pgSQL settlement function would have been a second copy of them.
 """

@@ -1,4 +1,0 @@
--- PostgreSQL's 0011 drops the ledger's foreign key to guilds, which repeats what the account's
--- foreign key and `felt db check` guarantee (see migrations/postgresql/0011). SQLite keeps it:
--- its foreign key checks cost little, and dropping one would rebuild the ledger table. This step
--- only keeps the SQLite and PostgreSQL migrations numbered alike.

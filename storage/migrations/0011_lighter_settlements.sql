@@ -1,0 +1,5 @@
+-- PostgreSQL's 0011 drops the ledger's foreign key to guilds, which repeats what the account's
+-- foreign key and `felt db check` guarantee, and leaves room in hand_seats' pages for the update
+-- that settles a hand (see migrations/postgresql/0011). SQLite keeps its foreign key (its checks
+-- cost little, and dropping one would rebuild the ledger table) and has no fill factor. This
+-- step only keeps the SQLite and PostgreSQL migrations numbered alike.
