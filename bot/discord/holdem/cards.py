@@ -14,6 +14,7 @@ import discord
 from bot.discord.holdem import formatting
 from bot.discord.holdem.preactions import panel_text, panel_view
 from bot.discord.holdem.presenter import TablePresenter
+from bot.discord.table_look import render_off_loop
 from bot.holdem.errors import NotSeatedError
 from bot.holdem.host import HoldemTable
 from bot.render import render_cards
@@ -67,11 +68,11 @@ async def _attach_picture(
     """Draw the cards' picture and add it to the answer already sent (through the interaction's
     token: no part of the bot's global limit). The answer went out first because the drawing
     threads may be busy with a thousand tables, and a click must be answered at once."""
-    loop = asyncio.get_running_loop()
-    try:
+    image = None
+    with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(CARDS_RENDER_SECONDS):
-            image = await loop.run_in_executor(executor, render_cards, cards)
-    except TimeoutError:
+            image = await render_off_loop(executor, render_cards, cards)  # None if it failed
+    if image is None:
         return  # the text says the cards; the picture is a nicety
     if presenter is not None:
         presenter.remember_hole_image(user_id, hand_id, image)
