@@ -500,6 +500,7 @@ async def bot_main(
     collector: str,
     painters: str,
     profile: bool = False,
+    cycles: bool = False,
 ) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
@@ -594,6 +595,7 @@ async def bot_main(
         granted.subtract(granted_before)
         measured_events = collections.Counter(events)
         measured_events.subtract(events_before)
+        garbage = garbage_cycles() if cycles else {}
     finally:
         # As `felt run` stops on SIGTERM: commands refused from now on, the tables suspended
         # (hands voided, chips back), within the grace period, then the connection closed.
@@ -624,7 +626,24 @@ async def bot_main(
         "turns": {key: when for key, when in turns.items() if began <= when <= ended},
         "events": dict(measured_events),
         "gc": pauses.summary(),
+        "garbage": garbage,
     }
+
+
+def garbage_cycles() -> dict[str, int]:
+    """The objects in garbage cycles now (those frozen ones included), by type: what only the
+    cyclic collector can free, and what ``short_pauses`` leaves until its hourly thaw."""
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        kinds = collections.Counter(
+            f"{type(item).__module__}.{type(item).__qualname__}" for item in gc.garbage
+        )
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    return dict(kinds.most_common(25))
 
 
 class DrawingClock:
@@ -744,6 +763,11 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--profile", action="store_true", help="profile the bot's event loop while measuring"
     )
+    parser.add_argument(
+        "--cycles",
+        action="store_true",
+        help="at the end, count the objects in garbage cycles by type (the collector's leftovers)",
+    )
     return parser
 
 
@@ -768,6 +792,7 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
                 args.collector,
                 args.painters,
                 args.profile,
+                args.cycles,
             )
         )
     fake = ours.recv()
@@ -881,6 +906,11 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
           f"{fake['fake_rss_mb']:.0f} MB)")  # fmt: skip
     print(f"  open tables at the end   {bot['tables']:>10}")
     print(f"  bot's garbage collections {bot['gc']} ({args.collector})")
+    if bot["garbage"]:
+        total = sum(bot["garbage"].values())
+        print(f"  objects in garbage cycles at the end (the 25 commonest types): {total:,}")
+        for kind, count in bot["garbage"].items():
+            print(f"    {count:>9,}  {kind}")
     ok = (
         p99 <= 50
         and slowest < 3000

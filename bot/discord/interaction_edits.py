@@ -12,6 +12,8 @@ message) edits go through the channel, paced as before.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +47,23 @@ class Courier:
         await self.interaction.edit_original_response(**fields)
 
 
+def detached(interaction: discord.Interaction[Any]) -> discord.Interaction[Any]:
+    """A copy of ``interaction`` that can edit its message, without its ``response``.
+
+    discord.py caches an interaction's ``InteractionResponse``, which points back at the
+    interaction: a reference cycle, and with it the clicked message and its components. A
+    courier keeps its click for up to 15 minutes, so the cycle would live through a full garbage
+    collection, be frozen there (``collector.short_pauses``) and wait for the hourly thaw once
+    the courier let go: about a kilobyte for every click. The copy shares the original's parts
+    but not its cycle, so reference counting frees both: the original when its handler is done,
+    the copy with its courier. An edit through the copy needs only the token and the state.
+    """
+    kept = copy.copy(interaction)
+    with contextlib.suppress(AttributeError):
+        delattr(kept, "_cs_response")  # asked again, it would be a fresh answer, not this one's
+    return kept
+
+
 class Couriers:
     """The freshest usable click for each of a channel's table messages."""
 
@@ -54,13 +73,14 @@ class Couriers:
 
     def take(self, interaction: discord.Interaction[Any], message_id: int) -> None:
         """Keep ``interaction`` (acknowledged with a deferred update of ``message_id``) as the
-        way to edit that message."""
+        way to edit that message (a copy without its answer: ``detached``)."""
         now = self._clock()
         for old in [m for m, courier in self._by_message.items() if courier.expires_at <= now]:
             del self._by_message[old]  # an old table message's clicks, past their time
         expires_at = now + INTERACTION_TOKEN_SECONDS - TOKEN_MARGIN_SECONDS
         budget = ChannelBudget(TOKEN_EDIT_LIMIT, TOKEN_EDIT_WINDOW_SECONDS, self._clock)
-        self._by_message[message_id] = Courier(interaction, message_id, expires_at, budget)
+        courier = Courier(detached(interaction), message_id, expires_at, budget)
+        self._by_message[message_id] = courier
 
     def live(self, message_id: int | None) -> Courier | None:
         """The click that can edit ``message_id`` now, if any (expired ones are forgotten)."""

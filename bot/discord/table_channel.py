@@ -404,18 +404,11 @@ class TableChannel(Generic[P]):
                 self._drop(found)
             return
         file = await picture_file(found, payload, self._look, self._executor)
-        view = self._look.build_view(list(payload.buttons))
-        embed = payload.embed()
-        if file is None:
-            embed.set_image(url=None)
+        fields = self._look.fields(payload, pictured=file is not None)
+        fields["file"] = file if file is not None else discord.utils.MISSING
+        fields["view"] = fields["view"] or discord.utils.MISSING
         try:
-            message = await self._channel().send(
-                content=payload.content or None,
-                embed=embed,
-                file=file if file is not None else discord.utils.MISSING,
-                view=view if view is not None else discord.utils.MISSING,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            message = await self._channel().send(**fields)
         except SEND_FAILURES as error:
             self._failed("could not post a table message", error)
             if found.final:
@@ -438,14 +431,9 @@ class TableChannel(Generic[P]):
         if sent is None:
             return  # only the picture changed, and the painters are full: a redraw is due
         found.dirty_since = None  # what changed so far goes out now
-        options: dict[str, Any] = {"attachments": [file]} if file is not None else {}
-        fields = {
-            "content": payload.content or None,
-            "embed": payload.embed(),
-            "view": self._look.build_view(list(payload.buttons)),
-            "allowed_mentions": discord.AllowedMentions.none(),
-            **options,
-        }
+        fields = self._look.fields(payload)  # view None: the buttons come off
+        if file is not None:
+            fields["attachments"] = [file]
         if courier is not None and courier.message_id == message_id:
             try:
                 await courier.edit(**fields)

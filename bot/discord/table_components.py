@@ -122,6 +122,21 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
             await self.clicked(interaction)
 
 
+class SentView(discord.ui.View):
+    """A view that discord.py sends but does not keep.
+
+    Its buttons are ``DynamicItem``s, which a click reaches by its custom_id through the classes
+    the cogs registered (``add_dynamic_items``), not through a view kept for the message. A kept
+    view would live until the message's next edit, and a view is a reference cycle (it holds its
+    buttons, each button holds it): one that lived through a full garbage collection is frozen
+    there (``collector.short_pauses``) and, once replaced, waited for the hourly thaw. A
+    thousand tables, each edited every few seconds, grew the bot by megabytes a minute.
+    """
+
+    def is_dispatchable(self) -> bool:
+        return False  # discord.py keeps (``store_view``) only views that say they are
+
+
 def build_view(
     buttons: Sequence[ButtonSpec], kinds: Sequence[type[TableButton]]
 ) -> discord.ui.View | None:
@@ -129,7 +144,7 @@ def build_view(
     becomes the one of ``kinds`` whose template its custom_id matches."""
     if not buttons:
         return None
-    view = discord.ui.View(timeout=None)
+    view = SentView(timeout=None)
     for spec in buttons:
         kind = next(
             kind

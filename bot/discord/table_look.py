@@ -63,6 +63,20 @@ class TableLook:
     image_name: str
     build_view: Callable[[list[Any]], discord.ui.View | None]
 
+    def fields(self, payload: TablePayload[Any], *, pictured: bool = True) -> dict[str, Any]:
+        """The fields of a request that posts or edits a table message to show ``payload``
+        (its picture's file apart: ``pictured`` says whether it has one). ``view`` is None
+        when it has no buttons."""
+        embed = payload.embed()
+        if not pictured:
+            embed.set_image(url=None)
+        return {
+            "content": payload.content or None,
+            "embed": embed,
+            "view": self.build_view(list(payload.buttons)),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+
 
 def without_buttons(payload: P) -> P:
     """``payload`` as an old table message shows it: no buttons, no turn line."""

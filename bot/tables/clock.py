@@ -36,15 +36,18 @@ class Scheduler(Protocol):
 
 
 class _AsyncioTimer:
+    # Its loop handle holds the callback that holds it: the handle is let go once it fired or
+    # was cancelled, so that the cycle ends there and reference counting frees the timer (a
+    # cycle that lived through a full collection would wait for ``collector``'s hourly thaw).
     def __init__(self) -> None:
         self.handle: asyncio.TimerHandle | None = None
-        self.task: asyncio.Task[None] | None = None
         self.cancelled = False
 
     def cancel(self) -> None:
         self.cancelled = True
         if self.handle is not None:
             self.handle.cancel()
+            self.handle = None
         # A callback already running is not interrupted: it may be mid-way through a chip move.
 
 
@@ -62,10 +65,10 @@ class AsyncioScheduler:
         loop = asyncio.get_running_loop()
 
         def fire() -> None:
+            timer.handle = None
             if timer.cancelled:
                 return
             task = loop.create_task(_guarded(callback))
-            timer.task = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
