@@ -64,6 +64,24 @@ def detached(interaction: discord.Interaction[Any]) -> discord.Interaction[Any]:
     return kept
 
 
+def release(interaction: discord.Interaction[Any]) -> None:
+    """End the reference cycle between ``interaction`` and its cached ``response``, once its
+    handler is done (``TableButton.callback``, ``FeltCommandTree``).
+
+    The response stays, with what it knows (``is_done``), but now points at a ``detached`` copy,
+    so reference counting frees the interaction, its message and its components as soon as
+    nothing else holds them. Otherwise a click under way during a full garbage collection
+    would be frozen there (``collector.short_pauses``) and wait for the hourly thaw. A task
+    still holding the interaction can go on using it and its response as before.
+    """
+    response = getattr(interaction, "_cs_response", None)
+    if response is not None:
+        response._parent = detached(interaction)
+    # ``original_response()`` keeps the message it fetched, whose state points back at the
+    # interaction: asked again, it fetches it again.
+    interaction._original_response = None
+
+
 class Couriers:
     """The freshest usable click for each of a channel's table messages."""
 

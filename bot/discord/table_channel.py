@@ -37,7 +37,7 @@ from bot.discord.pacing import ChannelBudget, Pacer, RequestKind
 from bot.discord.posts import Post, merge_posts
 from bot.discord.send_failures import GONE, SEND_FAILURES, log_failure
 from bot.discord.table_edits import EditPolicy, Message, NewMessage, Step, pressing
-from bot.discord.table_look import P, TableLook, without_buttons
+from bot.discord.table_look import P, TableLook, sending, without_buttons
 from bot.discord.table_pictures import draw_ahead, edit_picture, picture_file
 from bot.discord.workers import Sleep, Workers
 from storage import Game, Storage
@@ -408,7 +408,7 @@ class TableChannel(Generic[P]):
         fields["file"] = file if file is not None else discord.utils.MISSING
         fields["view"] = fields["view"] or discord.utils.MISSING
         try:
-            message = await self._channel().send(**fields)
+            message = await sending(self._channel().send(**fields), fields)
         except SEND_FAILURES as error:
             self._failed("could not post a table message", error)
             if found.final:
@@ -436,7 +436,7 @@ class TableChannel(Generic[P]):
             fields["attachments"] = [file]
         if courier is not None and courier.message_id == message_id:
             try:
-                await courier.edit(**fields)
+                await sending(courier.edit(**fields), fields)
             except SEND_FAILURES as error:
                 # The token expired or the message is gone: the channel's route tries next.
                 self._failed("could not edit a table message through a click", error)
@@ -444,7 +444,9 @@ class TableChannel(Generic[P]):
                 return
         else:
             try:
-                await self._channel().get_partial_message(message_id).edit(**fields)
+                await sending(
+                    self._channel().get_partial_message(message_id).edit(**fields), fields
+                )
             except discord.NotFound:
                 self._message_gone(found, message_id)
                 return

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import discord
 
 from bot.discord.errors import ShuttingDown
+from bot.discord.interaction_edits import release
 from bot.discord.tree import route_errors
 
 H = TypeVar("H")
@@ -118,8 +119,14 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
         return cls(spec_of(item, match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with route_errors(interaction, self.what):
-            await self.clicked(interaction)
+        try:
+            async with route_errors(interaction, self.what):
+                await self.clicked(interaction)
+        finally:
+            # The click is handled: its reference cycles end here, so that reference counting
+            # frees them (``release``; the view discord.py built from the clicked message).
+            release(interaction)
+            let_go(self.view)
 
 
 class SentView(discord.ui.View):
@@ -135,6 +142,14 @@ class SentView(discord.ui.View):
 
     def is_dispatchable(self) -> bool:
         return False  # discord.py keeps (``store_view``) only views that say they are
+
+
+def let_go(view: object) -> None:
+    """End the reference cycle of a view that was sent or clicked (its buttons and it point at
+    each other), so that reference counting frees it as soon as nothing else holds it. Anything
+    but a view (None, ``MISSING``) is left as it is."""
+    if isinstance(view, discord.ui.View):
+        view.clear_items()
 
 
 def build_view(

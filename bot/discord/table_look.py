@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import discord
 
-from bot.discord.table_components import ButtonSpec
+from bot.discord.table_components import ButtonSpec, let_go
 
 _log = logging.getLogger("felt.discord.channel")
 
@@ -25,6 +25,7 @@ TABLE_COLOUR = 0x1F7A45
 """The felt green of both games' table messages."""
 
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,15 @@ class TableLook:
             "view": self.build_view(list(payload.buttons)),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
+
+
+async def sending(request: Awaitable[T], fields: dict[str, Any]) -> T:
+    """The answer to ``request``, which sends ``fields``; its view is let go afterwards,
+    answered or not (``table_components.let_go``)."""
+    try:
+        return await request
+    finally:
+        let_go(fields.get("view"))
 
 
 def without_buttons(payload: P) -> P:

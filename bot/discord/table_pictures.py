@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 from concurrent.futures import Executor
 from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.table_edits import Message
 from bot.discord.table_look import P, TableLook, TablePayload, render_off_loop
 
@@ -39,7 +39,7 @@ async def picture_file(
     found.picture = None
     if image is None:
         return None
-    return discord.File(io.BytesIO(image), filename=look.image_name, description=payload.alt_text)
+    return attachment(image, filename=look.image_name, description=payload.alt_text)
 
 
 async def edit_picture(

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.errors import ErrorRouter, ErrorRoutingClient, ShuttingDown
+from bot.discord.interaction_edits import release
 from bot.discord.replies import Interaction
 
 _log = logging.getLogger("felt.discord.tree")
@@ -36,6 +37,12 @@ class FeltCommandTree(app_commands.CommandTree[discord.Client]):
         if isinstance(client, ErrorRoutingClient) and client.shutting_down:
             raise ShuttingDown()
         return True
+
+    async def _call(self, interaction: Interaction) -> None:
+        try:
+            await super()._call(interaction)
+        finally:
+            release(interaction)  # its handler is done: its reference cycle ends here
 
     async def on_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         command = interaction.command

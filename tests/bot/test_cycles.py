@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
+from bot.discord.attachments import attachment
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.ids import cards_id
-from bot.discord.interaction_edits import Couriers, detached
-from bot.discord.table_components import ButtonSpec
+from bot.discord.interaction_edits import Couriers, detached, release
+from bot.discord.table_components import ButtonSpec, let_go
 from bot.tables.clock import AsyncioScheduler
 
 
@@ -104,3 +107,52 @@ def test_a_table_view_is_sent_but_not_kept_by_discord_py() -> None:
     # reach its buttons through the dynamic items the cog registered.
     assert view.is_dispatchable() is False
     assert view.children[0].is_dispatchable() is True
+
+
+def test_a_released_click_keeps_its_answer_but_the_answer_no_longer_holds_the_click() -> None:
+    clicked = _interaction("token-2")
+    answer = clicked._cs_response  # type: ignore[attr-defined]
+    answer._response_type = discord.InteractionResponseType.deferred_message_update
+    assert id(clicked) in _reachable(answer)  # discord.py's cycle
+    clicked._original_response = discord.utils.MISSING
+    release(clicked)
+    assert clicked._original_response is None  # fetched again if asked (its state held it)
+    assert clicked.response is answer and answer.is_done()
+    assert id(clicked) not in _reachable(answer)
+    assert answer._parent.token == "token-2"  # it can still answer and follow up
+    release(_interaction("token-3"))  # a click never answered: nothing to do, no error
+
+
+def test_a_view_let_go_and_its_buttons_no_longer_hold_each_other() -> None:
+    view = build_view([ButtonSpec(cards_id(12), "My cards", discord.ButtonStyle.secondary, 0)])
+    assert view is not None
+    button = view.children[0]
+    let_go(view)
+    assert view.children == [] and button.view is None
+    let_go(None)
+    let_go(discord.utils.MISSING)  # what a request without buttons carries
+
+
+def test_an_attachment_sent_and_closed_holds_no_cycle_and_still_closes() -> None:
+    plain = discord.File(io.BytesIO(b"\x89PNG..."), filename="table.png")
+    plain.close()  # as discord.py does after a request: the bytes' own close goes back on them
+    assert id(plain.fp) in _reachable(vars(plain.fp)["close"])  # the cycle a plain file makes
+
+    picture = attachment(b"\x89PNG...", filename="table.png", description="the table")
+    assert picture.filename == "table.png" and picture.description == "the table"
+    assert picture.fp.read() == b"\x89PNG..."
+    picture.close()
+    assert "close" not in vars(picture.fp)
+    picture.fp.close()  # still closes as a file does
+    assert picture.fp.closed
+
+
+def test_every_attached_file_is_made_by_attachment() -> None:
+    """A ``discord.File`` made anywhere else would bring the cycle back."""
+    root = Path(__file__).resolve().parents[2] / "bot"
+    makers = sorted(
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if "discord.File(" in path.read_text()
+    )
+    assert makers == ["discord/attachments.py"]

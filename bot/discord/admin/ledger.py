@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.admin.base import AdminCommands
+from bot.discord.attachments import attachment
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.permissions import guild_member
@@ -44,9 +45,7 @@ class LedgerCommands(AdminCommands):
         whose = member.mention if member is not None else "this server"
         await interaction.followup.send(
             f"The ledger of {whose}: {rows:,} row(s).",
-            file=discord.File(
-                io.BytesIO(data), filename=f"felt-ledger-{guild.id}{scope}-{stamp}.csv"
-            ),
+            file=attachment(data, filename=f"felt-ledger-{guild.id}{scope}-{stamp}.csv"),
             ephemeral=True,
         )
 

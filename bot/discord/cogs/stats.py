@@ -9,7 +9,6 @@ and span until that member plays again. A leaderboard is posted for everyone.
 from __future__ import annotations
 
 import asyncio
-import io
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -19,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.attachments import attachment
 from bot.discord.client import FeltBot
 from bot.discord.errors import Refusal
 from bot.discord.leaderboard import (
@@ -140,7 +140,7 @@ class Stats(commands.Cog):
         picture = await self._picture((me.guild.id, target.id, games, season or None), found)
         await interaction.followup.send(
             embed=stats_embed(found),
-            file=discord.File(io.BytesIO(picture), filename=PICTURE_NAME),
+            file=attachment(picture, filename=PICTURE_NAME),
             ephemeral=True,
         )
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 from concurrent.futures import Executor
 from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.holdem import formatting
 from bot.discord.holdem.preactions import panel_text, panel_view
 from bot.discord.holdem.presenter import TablePresenter
@@ -81,6 +81,4 @@ async def _attach_picture(
 
 
 def _cards_file(image: bytes) -> discord.File:
-    return discord.File(
-        io.BytesIO(image), filename=formatting.CARDS_IMAGE_NAME, description="Your hole cards"
-    )
+    return attachment(image, filename=formatting.CARDS_IMAGE_NAME, description="Your hole cards")

@@ -7,12 +7,12 @@ reply only, never in the file.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.errors import Refusal
 from bot.discord.holdem import formatting
 from bot.discord.holdem.formatting import escape
@@ -103,8 +103,8 @@ async def send_history(
         text += f"\nYour cards were **{formatting.hole_cards_text(published.own_cards)}**."
     await interaction.followup.send(
         text,
-        file=discord.File(
-            io.BytesIO(published.text.encode()),
+        file=attachment(
+            published.text.encode(),
             filename=f"holdem-table{table_id}-hand{record.hand_id}.phh",
         ),
         ephemeral=True,

@@ -7,11 +7,11 @@ Both carry the same text and two CSV files: PokerNow's ledger and who pays whom.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.chips import chips
 from bot.discord.holdem.formatting import RESULT_COLOUR, escape
 from bot.discord.holdem.history import table_id_here
@@ -57,10 +57,8 @@ def ledger_files(settled: SettleUp) -> list[discord.File]:
     """PokerNow's ledger CSV and the transfers CSV."""
     stem = settled.file_stem()
     return [
-        discord.File(io.BytesIO(settled.ledger_csv().encode()), filename=f"{stem}-ledger.csv"),
-        discord.File(
-            io.BytesIO(settled.transfers_csv().encode()), filename=f"{stem}-transfers.csv"
-        ),
+        attachment(settled.ledger_csv().encode(), filename=f"{stem}-ledger.csv"),
+        attachment(settled.transfers_csv().encode(), filename=f"{stem}-transfers.csv"),
     ]
 
 

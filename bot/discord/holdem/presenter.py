@@ -17,13 +17,13 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
-import io
 import itertools
 import logging
 from collections.abc import Callable
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.holdem import formatting
 from bot.discord.holdem.components import build_view
 from bot.discord.holdem.formatting import HandResult, table_payload
@@ -358,8 +358,8 @@ class TablePresenter(ChannelPresenter[TableEvent, TablePayload[HoldemTableView]]
                     channel = await self.client.create_dm(discord.Object(hole.user_id))
                 self._dm_channels[hole.user_id] = channel
             file = (
-                discord.File(
-                    io.BytesIO(image),
+                attachment(
+                    image,
                     filename=formatting.CARDS_IMAGE_NAME,
                     description="Your hole cards",
                 )

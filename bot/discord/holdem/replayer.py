@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.errors import Refusal
 from bot.discord.holdem import formatting, ids
 from bot.discord.holdem.history import settled_hand, table_id_here
@@ -106,7 +107,7 @@ async def replay_message(replay: Replay, frame: int) -> dict[str, Any]:
         view.add_item(ReplayButton(spec))
     return {
         "content": text,
-        "attachments": [discord.File(io.BytesIO(png), filename=name)],
+        "attachments": [attachment(png, filename=name)],
         "view": view,
     }
 
@@ -181,6 +182,6 @@ async def send_hands(
         f"Your last {len(hands):,} hand(s) as {kind.value}: your own cards, and the cards shown "
         "at showdown. PokerTracker, Hold'em Manager and GTO Wizard import the pokerstars "
         "format.",
-        file=discord.File(io.BytesIO(data), filename=f"felt-hands.{kind.extension}"),
+        file=attachment(data, filename=f"felt-hands.{kind.extension}"),
         ephemeral=True,
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.attachments import attachment
 from bot.discord.errors import Refusal
 from bot.holdem.hand_files import HandFormat, tournament_hands, write_hands
 from storage import Storage
@@ -39,8 +40,6 @@ async def send_tournament_hands(
     await interaction.followup.send(
         f"The {count:,} hand(s) of **{row.name}** (#{row.tournament_id}), every table, in the "
         f"order they ended, as {kind.value}: the cards shown at showdown, nobody's folded cards.",
-        file=discord.File(
-            io.BytesIO(data), filename=f"felt-tournament-{row.tournament_id}.{kind.extension}"
-        ),
+        file=attachment(data, filename=f"felt-tournament-{row.tournament_id}.{kind.extension}"),
         ephemeral=True,
     )
