@@ -32,6 +32,11 @@ T = TypeVar("T")
 
 THREADS = 2
 """Drawing threads of a bot (they share the interpreter, so more would not draw faster)."""
+NICENESS = 10
+"""How much lower a painter's CPU priority is than the bot's. When the machine has more to do
+than cores (a thousand tables on two), the kernel gives the core to the event loop that
+acknowledges clicks, and the pictures (which can wait: a turn offer goes without its new
+picture while the painters are full) draw in what is left."""
 
 
 class Painters(enum.Enum):
@@ -90,9 +95,10 @@ class PainterPool(Executor):
 
 
 def _prepare() -> None:
-    """In each worker: leave the signals to the bot (Ctrl-C or SIGTERM start its graceful
-    shutdown, which ends the workers), end with the bot however it ends, and load the fonts and
-    card faces before the first picture a member waits for."""
+    """In each worker: give way to the bot (``NICENESS``), leave the signals to it (Ctrl-C or
+    SIGTERM start its graceful shutdown, which ends the workers), end with it however it ends,
+    and load the fonts and card faces before the first picture a member waits for."""
+    os.nice(NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     parent = multiprocessing.parent_process()

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.discord.painters import PainterPool, Painters, open_painters
+from bot.discord.painters import NICENESS, PainterPool, Painters, open_painters
 from bot.render import render_holdem_table
 from bot.render.samples import six_max_mid_hand
 from tests.e2e.support.felt_process import running
@@ -27,6 +27,12 @@ def pool() -> Iterator[PainterPool]:
 def test_painters_draw_a_table_picture_byte_for_byte_as_a_thread_does(pool: PainterPool) -> None:
     view = six_max_mid_hand()
     assert pool.submit(render_holdem_table, view).result(timeout=60) == render_holdem_table(view)
+
+
+def test_painters_draw_at_a_lower_cpu_priority_than_the_bot(pool: PainterPool) -> None:
+    bot = os.nice(0)
+    assert pool.submit(os.nice, 0).result(timeout=60) == min(19, bot + NICENESS)
+    assert os.nice(0) == bot  # the bot itself keeps its priority
 
 
 def test_painters_start_a_new_pool_when_a_worker_was_killed(pool: PainterPool) -> None:
