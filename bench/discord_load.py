@@ -501,6 +501,7 @@ async def bot_main(
     painters: str,
     profile: bool = False,
     cycles: bool = False,
+    thresholds: tuple[int, int, int] | None = None,
 ) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
@@ -527,7 +528,9 @@ async def bot_main(
     restore = apply_endpoints(config.discord)
     pauses_kept_short = contextlib.ExitStack()
     if collector == "frozen":
-        pauses_kept_short.enter_context(short_pauses())  # as `felt run` does (runner.run_bot)
+        # As `felt run` does (runner.run_bot), unless other collection thresholds are asked for.
+        kept = {} if thresholds is None else {"thresholds": thresholds}
+        pauses_kept_short.enter_context(short_pauses(**kept))
     hands: list[float] = []
     turns: dict[tuple[int, int, int], float] = {}
     pacer = Pacer(edit_policy=IMMEDIATE_EDITS if edits == "immediate" else None)
@@ -753,6 +756,12 @@ def parser() -> argparse.ArgumentParser:
         help="the garbage collector as `felt run` keeps it (frozen), or Python's default",
     )
     parser.add_argument(
+        "--gc-thresholds",
+        type=lambda text: tuple(int(part) for part in text.split(",")),
+        default=None,
+        help="with the frozen collector, gc.set_threshold's three numbers (default: felt run's)",
+    )
+    parser.add_argument(
         "--painters",
         choices=("processes", "threads"),
         default="processes",
@@ -797,6 +806,7 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
                 args.painters,
                 args.profile,
                 args.cycles,
+                args.gc_thresholds,
             )
         )
     fake = ours.recv()

@@ -25,6 +25,13 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+THRESHOLDS = (700, 10, 100)
+"""``gc.set_threshold`` within ``short_pauses``: Python's young and middle thresholds, and a
+full collection every 100 middle ones instead of 10. Once the per-click and per-edit reference
+cycles were gone, what a full collection walks is what came since the last freeze and still
+lives, much the same however often it runs: at 500 tables it stood the loop still for about
+100 ms seven times a minute, and now about once a minute or two (``bench/discord_load.py
+--gc-thresholds``). A middle threshold of 5 did not make the middle collections shorter."""
 THAW_SECONDS = 3600.0
 """How often frozen objects are thawed, so that garbage cycles among them are collected."""
 FULL_COLLECTION = 2
@@ -59,17 +66,20 @@ class Freezer:
 
 
 @contextlib.contextmanager
-def short_pauses() -> Iterator[Freezer]:
-    """Within the block, a ``Freezer`` runs after each collection and the interpreter switches
-    threads every ``SWITCH_SECONDS``; at its end both are undone (a process that goes on, such
-    as a test's, is as before)."""
+def short_pauses(thresholds: tuple[int, int, int] = THRESHOLDS) -> Iterator[Freezer]:
+    """Within the block, a ``Freezer`` runs after each collection, collections come at
+    ``thresholds`` and the interpreter switches threads every ``SWITCH_SECONDS``; at its end all
+    three are undone (a process that goes on, such as a test's, is as before)."""
     freezer = Freezer()
     gc.callbacks.append(freezer)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_SECONDS)
+    before = gc.get_threshold()
+    gc.set_threshold(*thresholds)
     try:
         yield freezer
     finally:
+        gc.set_threshold(*before)
         sys.setswitchinterval(interval)
         gc.callbacks.remove(freezer)
         gc.unfreeze()

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.discord.collector import SWITCH_SECONDS, Freezer, short_pauses
+from bot.discord.collector import SWITCH_SECONDS, THRESHOLDS, Freezer, short_pauses
 
 
 @pytest.fixture
@@ -58,3 +58,12 @@ def test_collector_short_pauses_switch_threads_every_millisecond_and_restore_the
     with short_pauses():
         assert sys.getswitchinterval() == pytest.approx(SWITCH_SECONDS)
     assert sys.getswitchinterval() == before
+
+
+def test_collector_short_pauses_set_the_collection_thresholds_and_restore_them() -> None:
+    before = gc.get_threshold()
+    with short_pauses():
+        assert gc.get_threshold() == THRESHOLDS
+    with short_pauses(thresholds=(700, 10, 10)):
+        assert gc.get_threshold() == (700, 10, 10)
+    assert gc.get_threshold() == before
