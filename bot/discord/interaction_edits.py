@@ -61,6 +61,9 @@ def detached(interaction: discord.Interaction[Any]) -> discord.Interaction[Any]:
     kept = copy.copy(interaction)
     with contextlib.suppress(AttributeError):
         delattr(kept, "_cs_response")  # asked again, it would be a fresh answer, not this one's
+    # ``original_response()`` keeps the message it fetched, whose state points back at the
+    # original interaction: asked again, the copy fetches it again.
+    kept._original_response = None
     return kept
 
 
@@ -74,12 +77,10 @@ def release(interaction: discord.Interaction[Any]) -> None:
     would be frozen there (``collector.short_pauses``) and wait for the hourly thaw. A task
     still holding the interaction can go on using it and its response as before.
     """
+    interaction._original_response = None  # as in ``detached``: it points back at the interaction
     response = getattr(interaction, "_cs_response", None)
     if response is not None:
         response._parent = detached(interaction)
-    # ``original_response()`` keeps the message it fetched, whose state points back at the
-    # interaction: asked again, it fetches it again.
-    interaction._original_response = None
 
 
 class Couriers:

@@ -86,6 +86,8 @@ def _reachable(start: object) -> list[int]:
 
 def test_a_courier_keeps_a_copy_of_the_click_without_its_answer_or_the_original() -> None:
     clicked = _interaction("token-1")
+    clicked._original_response = discord.InteractionMessage.__new__(discord.InteractionMessage)
+    clicked._original_response._state = clicked  # type: ignore[assignment]  # as discord.py's does
     kept = detached(clicked)
     assert kept is not clicked and kept.token == "token-1" and kept.application_id == 5
     reachable = _reachable(kept)
