@@ -256,3 +256,42 @@ def test_hard_steals_with_any_two_cards_only_from_a_big_blind_who_folds_to_opens
     assert hand.turn is not None and hand.turn.player == 1
     assert choices(HARD, hand, (FOLDER, FOLDER)) == Counter({"RaiseTo": 40})
     assert choices(HARD, hand, (defender, defender)) == Counter({"Fold": 40})
+
+
+def facing_a_cbet(big_blind: str) -> Hand:
+    """Six-handed: the first to act opens, everyone else folds to the big blind, who calls and
+    checks the flop (Kd8s3c); the opener c-bets 4 into 13, and the big blind decides."""
+    hand = stacked(["7c2d", big_blind, "AhQh", "9d4c", "6h2s", "5c3d"], "Kd8s3c2h7d")
+    act_all(hand, RaiseTo(6), Fold(), Fold(), Fold(), Fold(), Call(), Check(), RaiseTo(4))
+    assert hand.turn is not None and hand.turn.player == 1
+    return hand
+
+
+def cbettor(cbets: int, folded_to_raises: int) -> PlayerStats:
+    """A rock who c-bet ``cbets`` of 100 chances and folded ``folded_to_raises`` of the 40
+    c-bets that were raised."""
+    return dataclasses.replace(
+        ROCK, cbet_chances=100, cbets=cbets, cbets_raised=40,
+        cbets_folded_to_raise=folded_to_raises,
+    )  # fmt: skip
+
+
+def test_hard_raises_the_cbets_of_a_player_seen_folding_them_to_raises() -> None:
+    # Six-five on a king-high flop: against a c-bettor who folds nine raises in ten the raise
+    # pays whatever it holds; against one who never folds it calls or folds, as normal does.
+    hand = facing_a_cbet("6d5d")
+    folds = (ROCK, ROCK, cbettor(95, 36), ROCK, ROCK, ROCK)
+    stays = (ROCK, ROCK, cbettor(95, 4), ROCK, ROCK, ROCK)
+    assert choices(HARD, hand, folds) == Counter({"RaiseTo": 40})
+    assert choices(HARD, hand, stays)["RaiseTo"] == 0
+    assert choices(NORMAL, hand, folds)["RaiseTo"] <= 5  # only its rare bluff raises
+
+
+def test_hard_reads_a_cbet_as_weaker_from_a_player_who_cbets_at_every_chance() -> None:
+    # Jack-nine with a gutshot: it folds part of the time to a rock who c-bets three times in
+    # ten, and calls every time when the same rock c-bets nineteen in twenty.
+    hand = facing_a_cbet("Jh9h")
+    rare = choices(HARD, hand, (ROCK, ROCK, cbettor(30, 4), ROCK, ROCK, ROCK))
+    often = choices(HARD, hand, (ROCK, ROCK, cbettor(95, 4), ROCK, ROCK, ROCK))
+    assert rare["Fold"] >= 5
+    assert often == Counter({"Call": 40})
