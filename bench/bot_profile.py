@@ -89,7 +89,7 @@ class Profile:
             }
             if facts.flop:
                 keys["preflop line, flop line"] = f"{line} | {'-'.join(facts.flop)}"
-            if any(token[1:] >= "2" for token in facts.preflop):
+            if any(int(token[1:]) >= 2 for token in facts.preflop):
                 band = next(b for b in BANDS if facts.percentile <= b)
                 keys["3-bet lines by hand (top share)"] = f"{line} top {band:.0%}"
             for table, key in keys.items():
