@@ -8,6 +8,8 @@ position, its line before the flop (each of its actions with the number of raise
 flop, and, for the lines that face a 3-bet, the strength of its hand (preflop percentile). The
 rows add up to the whole margin, so the rows with the largest negative figures are where the
 group loses. Each row also shows how often each group was in it and its mean net in big blinds.
+At the end, each group's c-bet figures from the table statistics the bots read
+(``engine.bots.stats``): c-bets, folds to c-bets, and folds of its c-bets to raises.
 
     .venv/bin/python bench/bot_profile.py --hands 12000 --seed 11       # hard against normal
 """
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from engine.bots.preflop import preflop_table
 from engine.bots.registry import parse_seats
 from engine.bots.simulate import simulate_holdem
+from engine.bots.stats import PlayerStats, TableStats
 from engine.holdem.actions import ActionKind
 from engine.holdem.events import (
     BoardDealt,
@@ -71,9 +74,11 @@ class Profile:
         self.sizes = (len(self.group), seats - len(self.group))
         self.tables: dict[str, defaultdict[str, Row]] = defaultdict(lambda: defaultdict(Row))
         self.hands = 0
+        self.book = TableStats()
 
     def __call__(self, hand: Hand, order: Sequence[int]) -> None:
         self.hands += 1
+        self.book.record(hand.events, order)
         seen = self._seen(hand, len(order))
         for player, seat in enumerate(order):
             facts = seen[player]
@@ -143,6 +148,23 @@ class Profile:
                 print(f"{key:<44}{effect:>+8.1f}{count[0]:>9}{count[1]:>9}{means[0]:>+9.2f}"
                       f"{means[1]:>+8.2f}")  # fmt: skip
 
+    def report_cbets(self, seats: int) -> None:
+        """Print each group's c-bet, fold to c-bet and c-bet folded to a raise rates."""
+        for name, members in (("group", self.group), ("other", set(range(seats)) - self.group)):
+            total = sum((self.book.get(seat) for seat in members), PlayerStats())
+            print(
+                f"{name}: c-bet {percent(total.cbets, total.cbet_chances)} of "
+                f"{total.cbet_chances:,}, fold to c-bet "
+                f"{percent(total.folded_to_cbets, total.faced_cbets)} of {total.faced_cbets:,}, "
+                "c-bet folded to a raise "
+                f"{percent(total.cbets_folded_to_raise, total.cbets_raised)}"
+                f" of {total.cbets_raised:,}"
+            )
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -157,6 +179,8 @@ def main() -> None:
     simulate_holdem(specs, args.hands, seed=args.seed, duplicate=True, on_hand=profile)
     print(f"{args.seats}, group {args.group}, {args.hands:,} duplicate hands, seed {args.seed}")
     profile.report(2, args.top)
+    print()
+    profile.report_cbets(len(specs))
 
 
 if __name__ == "__main__":
