@@ -57,10 +57,7 @@ are seen to fold to opens more often than the steal risks, ``_steals``), re-rais
 weighs every call after the flop by its equity against each opponent's range as the table's
 statistics and the hand's action narrow it, with pot and implied odds, bets thinner for value
 than ``normal`` (its opponents call too much to be bluffed often), and on the river bluffs its
-air at a balanced rate, mostly with hands that block the calls (``_RIVER_BLUFF``). It reads
-c-bets by how often the bettor makes them (a player who c-bets at every chance says little with
-one, ``_cbet_tells``) and raises the c-bets of a player seen folding them to raises
-(``_CBET_RAISE_FOLDS``, the prices deciding with his recorded folds). Heads-up,
+air at a balanced rate, mostly with hands that block the calls (``_RIVER_BLUFF``). Heads-up,
 where ranges are wide and every pot is a duel, it drops those frequencies and bets and raises
 whenever its prices say so.
 
@@ -175,9 +172,8 @@ level's ranges are those of issue 16, which match the usual published profile of
 tight-aggressive 6-max regular (PokerTracker/Hold'em Manager population guides: VPIP about
 20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who may give
 up more without a hand (its full reads make it fold more: WTSD 17.8 in self-play before it
-learned to steal, 24.9 since, 23.3 since it reads c-bets by the bettor's record) and steals
-the blinds from players who defend too little (``SmartStrategy._steals``: VPIP 29.7 in
-self-play, 29.1 with the c-bet reads, at the loose end of a regular's); ``easy``
+learned to steal, 24.9 since) and steals the blinds from players who defend too little
+(``SmartStrategy._steals``: VPIP 29.7 in self-play, at the loose end of a regular's); ``easy``
 is a loose, passive recreational player (a calling station: VPIP 35+, AF under 1.6, to
 showdown far more often). The normal level's AF measures 2.15 (seed 2024, 3,000 hands; 1.82
 before it raised its strong hands for value, ``PostflopStyle.value_raise``, and folded more
@@ -188,17 +184,6 @@ _PRIOR_VPIP, _PRIOR_PFR, _PRIOR_3BET = 0.35, 0.16, 0.05
 _PRIOR_AGGRESSION = 0.35
 _PRIOR_FOLD_SMALL_BET, _PRIOR_FOLD_BIG_BET = 0.3, 0.5
 _PRIOR_FOLD_SMALL_RAISE, _PRIOR_FOLD_BIG_RAISE = 0.45, 0.65
-_PRIOR_CBET, _PRIOR_CBET_FOLD_TO_RAISE = 0.6, 0.45
-"""A regular's c-bet rate and how often he folds a c-bet to a raise (tracker population
-figures for 6-max regulars: c-bets 55-70% of chances, folds 40-50% of them to raises)."""
-_CBET_TELLS_FLOOR = 0.3
-"""The least a c-bet says about the bettor's cards, as a share of what another bet says."""
-_CBET_RAISE_FOLDS = 0.4
-"""The hard level raises a c-bet whatever it holds (the prices decide) when the c-bettor is
-seen to fold his c-bets to raises at least this often: a raise of 2.5 times a third of the pot
-needs about 38% folds to pay by the folds alone. Neither this nor the c-bet read
-(``_cbet_tells``) applies heads-up: there both together took hard's margin over normal from
-+46.7 to +27.5 bb/100 (20,000 duplicate hands, seed 2024)."""
 _SMALL_SHARE, _BIG_SHARE = 0.2, 0.4
 """Typical shares of the pot a call costs facing a small and a big bet."""
 _PRIOR_INFORMATIVE = 0.7
@@ -274,24 +259,6 @@ def _bet_sizes(view: SeatView) -> list[float]:
 def _raises(view: SeatView) -> int:
     """Bets and raises on this street so far."""
     return sum(1 for a in view.history if a.street is view.street and a.is_aggressive)
-
-
-def _cbet(view: SeatView) -> int | None:
-    """The index in the hand's history of the flop's continuation bet, if one was made: the
-    preflop raiser's bet when nobody bet the flop before him (``engine.holdem.stats``)."""
-    raiser = view.preflop_raiser()
-    for index, action in enumerate(view.history):
-        if action.street is Street.FLOP and action.is_aggressive:
-            return index if action.player == raiser else None
-    return None
-
-
-def _facing_cbet(view: SeatView) -> int | None:
-    """The c-bettor, when this seat faces a c-bet that is the only bet of the flop so far."""
-    index = _cbet(view)
-    if view.street is not Street.FLOP or index is None or _raises(view) != 1:
-        return None
-    return view.history[index].player
 
 
 def _playable(view: SeatView) -> bool:
@@ -524,10 +491,6 @@ class Tendencies:
     as much about their play as a 6-max regular's do."""
     full_vpip: float = _PRIOR_VPIP
     """Their VPIP as it would be at 6-max: less what a regular plays more at their tables."""
-    cbet: float = _PRIOR_CBET
-    """How often they c-bet the flop when they can (``engine.holdem.stats``)."""
-    cbet_fold_to_raise: float = _PRIOR_CBET_FOLD_TO_RAISE
-    """How often they fold when their c-bet is raised."""
 
     @property
     def fold_to_bet(self) -> float:
@@ -616,17 +579,7 @@ class Tendencies:
             shown_width=shown_width,
             loose_width=loose_width,
             full_vpip=rate(stats.vpip, hands, _PRIOR_VPIP, _HANDS_WEIGHT) - wider,
-            cbet=rate(stats.cbets, stats.cbet_chances, _PRIOR_CBET),
-            cbet_fold_to_raise=rate(
-                stats.cbets_folded_to_raise, stats.cbets_raised, _PRIOR_CBET_FOLD_TO_RAISE
-            ),
         )
-
-
-def _cbet_tells(habits: Tendencies) -> float:
-    """How much a player's c-bet says about their cards, as a share of what another bet
-    says: a player who c-bets at every chance c-bets their air too."""
-    return min(1.0, max(_CBET_TELLS_FLOOR, (1.0 - habits.cbet) / (1.0 - _PRIOR_CBET)))
 
 
 def _width(mean: float) -> float:
@@ -793,18 +746,12 @@ class SmartStrategy:
             return OpponentModel(player, fraction)
         bets = 0.0
         calls = 0
-        # Heads-up, where every pot is two wide ranges, c-bets are read as other bets (see
-        # ``_CBET_RAISE_FOLDS``).
-        cbet = _cbet(view) if self.difficulty is Difficulty.HARD and view.players > 2 else None
-        for index, (action, size) in enumerate(zip(view.history, _bet_sizes(view), strict=True)):
+        for action, size in zip(view.history, _bet_sizes(view), strict=True):
             if action.player == player and action.street is not Street.PREFLOP:
                 if action.is_aggressive:
                     # A half-pot bet counts once; a pot-sized one half again; a min-bet half;
                     # river bets, with no card to come, say half as much again.
                     weight = min(2.0, max(0.5, 0.5 + size))
-                    if index == cbet:
-                        # A player who c-bets at every chance c-bets their air too.
-                        weight *= _cbet_tells(habits)
                     bets += weight * (1.5 if action.street is Street.RIVER else 1.0)
                 elif action.kind is ActionKind.CALL:
                     calls += 1
@@ -915,7 +862,7 @@ class SmartStrategy:
         allowed = legal.can_raise and (
             self._in_reraise_range(view, rng)
             if preflop
-            else self._may_bet_postflop(view, habits, raw, rng) or self._raises_cbet(view, habits)
+            else self._may_bet_postflop(view, habits, raw, rng)
         )
         if preflop and not allowed and not legal.can_check and not self._flats(view):
             return FOLD
@@ -1021,15 +968,6 @@ class SmartStrategy:
         share = (target - view.current_bet) / max(1, pot + risk)
         folds = math.prod(min(0.95, habits[i].fold_chance(True, share)) for i in view.yet_to_act())
         return folds * pot > (1.0 - folds) * risk
-
-    def _raises_cbet(self, view: SeatView, habits: list[Tendencies]) -> bool:
-        """Whether the hard level may raise a c-bet whatever it holds (the prices decide,
-        with the c-bettor's recorded folds to such raises): against a player seen to fold
-        his c-bets to raises often. Not heads-up, where the prices decide every raise."""
-        if self.difficulty is not Difficulty.HARD or view.players == 2:
-            return False
-        cbettor = _facing_cbet(view)
-        return cbettor is not None and habits[cbettor].cbet_fold_to_raise >= _CBET_RAISE_FOLDS
 
     def _in_reraise_range(self, view: SeatView, rng: random.Random) -> bool:
         """Whether the hand is in this seat's range for the next preflop raise: any hand may
@@ -1183,17 +1121,13 @@ class SmartStrategy:
             reraise_equity = self._equity_if_reraised(
                 view, habits, responders, [habits[i].reraise_preflop for i in responders]
             )
-        cbettor = _facing_cbet(view) if self._raises_cbet(view, habits) else None
         options: list[tuple[float, Action]] = []
         for target in self._raise_targets(view, wild):
             extra = target - view.bets[view.seat]
             their_call = max(0, target - view.current_bet)
             share_of_pot = their_call / max(1, view.pot_total + extra)
             each_folds = [
-                min(0.95, habits[i].cbet_fold_to_raise)
-                if i == cbettor
-                else min(0.95, feared * habits[i].fold_chance(spot.preflop, share_of_pot))
-                * shown[i]
+                min(0.95, feared * habits[i].fold_chance(spot.preflop, share_of_pot)) * shown[i]
                 for i in responders
             ]
             value = self._raise_value(spot, target, each_folds, reraise_equity)
