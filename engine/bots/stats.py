@@ -26,6 +26,7 @@ from engine.holdem.events import (
     PlayerActed,
     PotAwarded,
 )
+from engine.holdem.stats import HandTally
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,11 @@ class PlayerStats:
     and how often they ``faced_raises`` and ``folded_to_raises`` (each decision counts; the
     ``big`` counts are the part of those where calling cost ``BIG_BET`` of the pot or more).
     After the flop: ``aggressive`` bets and raises, ``calls``, ``checks``, and how often they
-    ``faced_bets`` and ``folded_to_bets`` (and the same for big bets). At showdown:
+    ``faced_bets`` and ``folded_to_bets`` (and the same for big bets). On the flop, as
+    ``engine.holdem.stats`` defines them: ``cbet_chances`` and ``cbets`` (continuation bets),
+    ``faced_cbets`` and ``folded_to_cbets``; and ``cbets_raised``, the c-bets whose maker faced
+    a raise at his next decision on the flop, and ``cbets_folded_to_raise``, the times he folded
+    then. At showdown:
     ``showdowns`` reached, ``showdowns_won``, and ``shown`` hands whose preflop percentiles
     (0 = aces, 1 = the worst hand) add up to ``shown_percentile_sum``. The baseline these
     counts are judged by (``engine.bots.usual``): how much wider than at 6-max a regular plays
@@ -53,6 +58,12 @@ class PlayerStats:
     folded_to_raises: int = 0
     faced_big_raises: int = 0
     folded_to_big_raises: int = 0
+    cbet_chances: int = 0
+    cbets: int = 0
+    faced_cbets: int = 0
+    folded_to_cbets: int = 0
+    cbets_raised: int = 0
+    cbets_folded_to_raise: int = 0
     aggressive: int = 0
     calls: int = 0
     checks: int = 0
@@ -149,9 +160,14 @@ class _HandTally:
         self.pot = 0
         self.street_bets = [0] * players
         self.table = preflop_table()
+        self.style = HandTally(players)
+        """The standard counts, for the c-bet chances and folds to c-bets."""
+        self.flop_decisions: list[tuple[int, bool, bool]] = []
+        """Each flop decision: the player, whether it faced a bet, whether it folded."""
 
     def add(self, event: Event) -> None:
         """Count one event."""
+        self.style.add(event)
         match event:
             case AntePosted(amount=amount):
                 self.pot += amount
@@ -186,6 +202,8 @@ class _HandTally:
         if self.street == 0:
             self._acted_preflop(p, kind, to_call, folding, big)
             return
+        if self.street == 1:
+            self.flop_decisions.append((p, to_call > 0, folding))
         if to_call > 0:
             self.faced[p] += 1
             self.folded[p] += folding
@@ -214,11 +232,20 @@ class _HandTally:
                 self.three_bet[p] = True
             self.raises += 1
 
+    def _cbet_raised(self, cbettor: int) -> tuple[int, int]:
+        """Whether the c-bettor faced a raise at his next flop decision, and folded to it."""
+        decisions = [(faced, folded) for p, faced, folded in self.flop_decisions if p == cbettor]
+        if len(decisions) < 2 or not decisions[1][0]:
+            return 0, 0
+        return 1, int(decisions[1][1])
+
     def stats(self) -> list[PlayerStats]:
         """Each player's statistics for the hand."""
         out = []
         regular = usual(self.players)
+        style = self.style.counts()
         for p in range(self.players):
+            raised, folded_to_raise = self._cbet_raised(p) if style[p].cbets else (0, 0)
             stats = PlayerStats(
                 hands=1,
                 vpip=int(self.vpip[p]),
@@ -228,6 +255,12 @@ class _HandTally:
                 folded_to_raises=self.folded_to_raises[p],
                 faced_big_raises=self.faced_big_raises[p],
                 folded_to_big_raises=self.folded_to_big_raises[p],
+                cbet_chances=style[p].cbet_chances,
+                cbets=style[p].cbets,
+                faced_cbets=style[p].fold_to_cbet_chances,
+                folded_to_cbets=style[p].folds_to_cbet,
+                cbets_raised=raised,
+                cbets_folded_to_raise=folded_to_raise,
                 aggressive=self.aggressive[p],
                 calls=self.calls[p],
                 checks=self.checks[p],

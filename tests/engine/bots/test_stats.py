@@ -99,3 +99,41 @@ def test_stats_record_how_much_wider_a_regular_plays_at_the_hands_table_size() -
     act_all(six, Fold(), Fold(), Fold(), Fold(), Call(), Check(), *[Check()] * 6)
     assert six.is_complete
     assert all(s.wider_vpip_sum == s.wider_shown_sum == 0.0 for s in hand_stats(six.events, 6))
+
+
+def test_stats_count_cbets_and_a_cbettor_folding_to_a_raise() -> None:
+    # Players: 0 small blind, 1 big blind, 2 the button (3-handed).
+    hand = stacked(["AsAh", "KdKc", "7c2d"], "Qs8h3c4d9s", stacks=[200, 200, 200])
+    act_all(
+        hand,
+        RaiseTo(6),  # 2 opens
+        Fold(),  # 0 folds
+        Call(),  # 1 calls
+        Check(),  # flop: 1 checks to the raiser
+        RaiseTo(4),  # 2 c-bets
+        RaiseTo(14),  # 1 raises the c-bet
+        Fold(),  # 2 folds to the raise
+    )
+    assert hand.is_complete
+    sb, bb, raiser = hand_stats(hand.events, 3)
+    assert (raiser.cbet_chances, raiser.cbets) == (1, 1)
+    assert (raiser.cbets_raised, raiser.cbets_folded_to_raise) == (1, 1)
+    assert (bb.faced_cbets, bb.folded_to_cbets) == (1, 0)
+    assert bb.cbet_chances == bb.cbets_raised == sb.faced_cbets == 0
+
+
+def test_stats_count_a_checked_cbet_chance_and_a_cbet_called_not_raised() -> None:
+    hand = stacked(["AsAh", "KdKc"], "Qs8h3c4d9s")
+    # Heads-up: player 1 (the button) opens, player 0 (big blind) calls; the raiser checks
+    # his chance on the flop, then bets the turn.
+    act_all(hand, RaiseTo(6), Call(), Check(), Check(), Check(), RaiseTo(6), Call())
+    act_all(hand, Check(), Check())
+    assert hand.is_complete
+    big_blind, button = hand_stats(hand.events, 2)
+    assert (button.cbet_chances, button.cbets, button.cbets_raised) == (1, 0, 0)
+    assert big_blind.faced_cbets == 0
+    hand = stacked(["AsAh", "KdKc"], "Qs8h3c4d9s")
+    act_all(hand, RaiseTo(6), Call(), Check(), RaiseTo(4), Call(), *[Check()] * 4)
+    big_blind, button = hand_stats(hand.events, 2)
+    assert (button.cbets, button.cbets_raised) == (1, 0)
+    assert (big_blind.faced_cbets, big_blind.folded_to_cbets) == (1, 0)
