@@ -502,6 +502,7 @@ async def bot_main(
     profile: bool = False,
     cycles: bool = False,
     thresholds: tuple[int, int, int] | None = None,
+    freeze_from: int | None = None,
 ) -> dict[str, Any]:
     from bot.config import DatabaseConfig, DiscordConfig, EconomyConfig, FeltConfig, HoldemConfig
     from bot.discord.client import apply_endpoints, create_bot, discover_extensions
@@ -529,7 +530,9 @@ async def bot_main(
     pauses_kept_short = contextlib.ExitStack()
     if collector == "frozen":
         # As `felt run` does (runner.run_bot), unless other collection thresholds are asked for.
-        kept = {} if thresholds is None else {"thresholds": thresholds}
+        kept: dict[str, Any] = {} if thresholds is None else {"thresholds": thresholds}
+        if freeze_from is not None:
+            kept["freeze_from"] = freeze_from
         pauses_kept_short.enter_context(short_pauses(**kept))
     hands: list[float] = []
     turns: dict[tuple[int, int, int], float] = {}
@@ -762,6 +765,13 @@ def parser() -> argparse.ArgumentParser:
         help="with the frozen collector, gc.set_threshold's three numbers (default: felt run's)",
     )
     parser.add_argument(
+        "--freeze-from",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="with the frozen collector, freeze after collections of this generation or older",
+    )
+    parser.add_argument(
         "--painters",
         choices=("processes", "threads"),
         default="processes",
@@ -807,6 +817,7 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
                 args.profile,
                 args.cycles,
                 args.gc_thresholds,
+                args.freeze_from,
             )
         )
     fake = ours.recv()

@@ -19,18 +19,32 @@ def thawed() -> Iterator[None]:
     gc.unfreeze()
 
 
-def test_collector_freezes_what_survives_a_full_collection_and_thaws_after_a_while(
+def test_collector_freezes_what_survives_a_middle_collection_and_thaws_after_a_while(
     thawed: None,
 ) -> None:
     now = [100.0]
     freezer = Freezer(clock=lambda: now[0], thaw_seconds=60.0)
-    freezer("stop", {"generation": 1})  # a young collection: nothing frozen
+    freezer("start", {"generation": 1})
+    freezer("stop", {"generation": 0})  # a young collection: nothing frozen
+    assert gc.get_freeze_count() == 0
+    freezer("stop", {"generation": 1})
+    assert gc.get_freeze_count() > 0 and freezer.freezes == 1
+    now[0] = 160.0
+    freezer("stop", {"generation": 1})
+    assert gc.get_freeze_count() == 0 and freezer.thaws == 1
+    # Thawed, nothing is frozen again until a full collection has walked it all once.
+    freezer("stop", {"generation": 1})
+    assert gc.get_freeze_count() == 0 and freezer.freezes == 1
+    freezer("stop", {"generation": 2})
+    assert gc.get_freeze_count() > 0 and freezer.freezes == 2 and not freezer.thawing
+
+
+def test_collector_can_freeze_after_full_collections_only(thawed: None) -> None:
+    freezer = Freezer(thaw_seconds=3600.0, from_generation=2)
+    freezer("stop", {"generation": 1})
     assert gc.get_freeze_count() == 0
     freezer("stop", {"generation": 2})
     assert gc.get_freeze_count() > 0 and freezer.freezes == 1
-    now[0] = 160.0
-    freezer("stop", {"generation": 2})
-    assert gc.get_freeze_count() == 0 and freezer.thaws == 1
 
 
 def test_collector_leaves_frozen_objects_out_of_the_next_full_collection(thawed: None) -> None:
