@@ -3,12 +3,13 @@
 A full collection walks every object Python tracks, and the event loop stands still meanwhile.
 With a thousand tables (millions of objects) one took 4.6 s on a loaded machine
 (``bench/discord_load.py --tables 1000``): interactions missed Discord's 3 s to be
-acknowledged. So what survives a full collection is frozen (``gc.freeze``): the long-lived
-objects (tables, seats, presenters, discord.py's caches) are not walked again, and each later
-full collection walks only what came since. Frozen objects are still freed by reference counting
-as usual; only garbage *cycles* among them wait, until everything is thawed once every
+acknowledged. So what survives a middle collection is frozen (``gc.freeze``, ``FREEZE_FROM``):
+the long-lived objects (tables, seats, presenters, discord.py's caches) are not walked again,
+and a full collection has little left to walk. Frozen objects are still freed by reference
+counting as usual; only garbage *cycles* among them wait, until everything is thawed once every
 ``THAW_SECONDS`` for one full collection (one long pause an hour instead of one every minute or
-so). ``felt run`` runs the bot within ``short_pauses`` (``runner.run_bot``).
+so). So what a busy bot makes by the thousand leaves no cycle behind (``tests/bot/
+test_cycles.py``). ``felt run`` runs the bot within ``short_pauses`` (``runner.run_bot``).
 
 The other pause is the interpreter's lock: the event loop's thread lets it go at every socket
 call, and while the drawing threads draw it waits for its turn to take it back, up to the
