@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from engine.blackjack.actions import Action
@@ -78,8 +78,32 @@ def dealer_outcomes(
     if no_blackjack:
         excluded = 10 if up == 1 else 1 if up == 10 else 0
 
-    def play(hard: int, ace: bool, cards: int, left: int) -> tuple[float, ...]:
+    return _DealerDraws(shoe, memo, excluded, h17).play(up, up == 1, 1, sum(shoe))
+
+
+class _DealerDraws:
+    """The dealer's draws from one shoe, as ``dealer_outcomes`` counts them. A method rather
+    than a closure that calls itself: that would be a reference cycle, holding ``memo``'s
+    thousands of tuples until the cyclic garbage collector ran (in ``felt run``, until the
+    hourly thaw: ``bot/discord/collector``)."""
+
+    __slots__ = ("excluded", "h17", "memo", "shoe")
+
+    def __init__(
+        self,
+        shoe: list[int],
+        memo: dict[tuple[int, ...], tuple[float, ...]],
+        excluded: int,
+        h17: bool,
+    ) -> None:
+        self.shoe = shoe
+        self.memo = memo
+        self.excluded = excluded
+        self.h17 = h17
+
+    def play(self, hard: int, ace: bool, cards: int, left: int) -> tuple[float, ...]:
         """The dealer's chances from a hand that must still draw (``cards`` so far)."""
+        shoe, memo, excluded, h17 = self.shoe, self.memo, self.excluded, self.h17
         key = (hard, ace, cards == 1, *shoe)
         found = memo.get(key)
         if found is not None:
@@ -104,14 +128,12 @@ def dealer_outcomes(
                 result[_BLACKJACK if drawn == 2 and total == 21 else total - 17] += chance
                 continue
             shoe[value] = count - 1
-            sub = play(new_hard, new_ace, drawn, left - 1)
+            sub = self.play(new_hard, new_ace, drawn, left - 1)
             shoe[value] = count
             result = [mine + chance * theirs for mine, theirs in zip(result, sub, strict=True)]
         outcome = tuple(result)
         memo[key] = outcome
         return outcome
-
-    return play(up, up == 1, 1, sum(shoe))
 
 
 _BUST_ONLY = (0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0)
@@ -245,25 +267,39 @@ def _split_total(rules: Rules, pair: int, draw: Sequence[float], values: Sequenc
     other = (any_value - same * values[pair]) / (1.0 - same)
     as_pair = values[pair]
 
-    @cache
-    def expected_hands(pending: int, hands: int) -> tuple[float, float]:
-        """Expected (hands finished with another card, hands finished holding the pair)."""
-        if pending == 0:
-            return 0.0, 0.0
-        others, pairs = expected_hands(pending - 1, hands)
-        others += 1.0
-        if hands < rules.max_hands:
-            more_others, more_pairs = expected_hands(pending + 1, hands + 1)
-        else:
-            more_others, more_pairs = expected_hands(pending - 1, hands)
-            more_pairs += 1.0
-        return (
-            (1.0 - same) * others + same * more_others,
-            (1.0 - same) * pairs + same * more_pairs,
-        )
-
-    others, pairs = expected_hands(2, 2)
+    others, pairs = _expected_hands(2, 2, same, rules.max_hands, {})
     return others * other + pairs * as_pair
+
+
+def _expected_hands(
+    pending: int,
+    hands: int,
+    same: float,
+    max_hands: int,
+    memo: dict[tuple[int, int], tuple[float, float]],
+) -> tuple[float, float]:
+    """Expected (hands finished with another card, hands finished holding the pair), with
+    ``pending`` split hands still to draw, ``hands`` in all so far and ``same`` the chance of
+    drawing the pair's card again. ``memo`` keeps the answers (not a cached closure: one that
+    calls itself is a reference cycle holding its cache)."""
+    if pending == 0:
+        return 0.0, 0.0
+    found = memo.get((pending, hands))
+    if found is not None:
+        return found
+    others, pairs = _expected_hands(pending - 1, hands, same, max_hands, memo)
+    others += 1.0
+    if hands < max_hands:
+        more_others, more_pairs = _expected_hands(pending + 1, hands + 1, same, max_hands, memo)
+    else:
+        more_others, more_pairs = _expected_hands(pending - 1, hands, same, max_hands, memo)
+        more_pairs += 1.0
+    expected = (
+        (1.0 - same) * others + same * more_others,
+        (1.0 - same) * pairs + same * more_pairs,
+    )
+    memo[pending, hands] = expected
+    return expected
 
 
 def hand_values(rules: Rules, first: int, second: int, up: int) -> HandValues:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import io
+import sys
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from bot.discord.holdem.ids import cards_id
 from bot.discord.interaction_edits import Couriers, detached, release
 from bot.discord.table_components import ButtonSpec, let_go
 from bot.tables.clock import AsyncioScheduler
+from engine.blackjack.analysis import dealer_outcomes, full_shoe
 
 
 @pytest.fixture
@@ -158,3 +160,14 @@ def test_every_attached_file_is_made_by_attachment() -> None:
         if "discord.File(" in path.read_text()
     )
     assert makers == ["discord/attachments.py"]
+
+
+def test_the_dealers_odds_leave_no_cycle_holding_their_memo() -> None:
+    """``dealer_outcomes`` recurses through the shoe; a closure calling itself would keep
+    ``memo`` (thousands of tuples) in a cycle after it returned. Blackjack tables work out
+    these odds for their basic-strategy charts and trainers."""
+    memo: dict[tuple[int, ...], tuple[float, ...]] = {}
+    outcomes = dealer_outcomes(full_shoe(1), 6, h17=False, no_blackjack=False, memo=memo)
+    assert len(outcomes) == 7 and abs(sum(outcomes) - 1.0) < 1e-9
+    assert len(memo) > 50
+    assert sys.getrefcount(memo) == 2  # this test's name for it, and getrefcount's argument
