@@ -747,6 +747,19 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+def gc_thresholds(text: str) -> tuple[int, int, int]:
+    """``--gc-thresholds``: three whole numbers, the first at least 1 (``gc.set_threshold``)."""
+    parts = text.split(",")
+    if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(
+            f"expected three whole numbers such as 700,10,100: {text!r}"
+        )
+    young, middle, full = (int(part) for part in parts)
+    if young < 1:
+        raise argparse.ArgumentTypeError("the first threshold must be at least 1")
+    return young, middle, full
+
+
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -760,7 +773,7 @@ def parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--gc-thresholds",
-        type=lambda text: tuple(int(part) for part in text.split(",")),
+        type=gc_thresholds,
         default=None,
         help="with the frozen collector, gc.set_threshold's three numbers (default: felt run's)",
     )
