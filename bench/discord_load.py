@@ -215,6 +215,9 @@ class Driver:
     latencies: list[float] = dataclasses.field(default_factory=list)
     kinds_of_latencies: list[str] = dataclasses.field(default_factory=list)
     """What each measured interaction was (a command's name, or "button"), for the breakdown."""
+    acknowledged: list[tuple[int, float, float]] = dataclasses.field(default_factory=list)
+    """Each measured interaction's id, when it was sent and when acknowledged (on the
+    machine's monotonic clock, which the bot's process shares: see :class:`Stamps`)."""
     measuring: bool = False
     stopping: bool = False
     dealt: set[int] = dataclasses.field(default_factory=set)
@@ -240,6 +243,14 @@ class Driver:
         elif self.measuring:
             self.latencies.append(interaction.acknowledged_at - interaction.created_at)
             self.kinds_of_latencies.append(what)
+            offset = self.fake.clock.now() - time.monotonic()
+            self.acknowledged.append(
+                (
+                    interaction.id,
+                    interaction.created_at - offset,
+                    interaction.acknowledged_at - offset,
+                )
+            )
         return not late
 
     async def sit(self, member: Any, channel: Any, name: str, **options: Any) -> None:
@@ -449,6 +460,7 @@ async def fake_main(conn: Connection, options: dict[str, Any]) -> None:
         {
             "latencies": driver.latencies,
             "latency_kinds": driver.kinds_of_latencies,
+            "acknowledged": driver.acknowledged,
             "fake_cpu_seconds": fake_cpu() - cpu_before,
             "unacknowledged": dict(driver.unacknowledged),
             "rate_limited": fake.stats.rate_limited,
@@ -567,6 +579,8 @@ async def bot_main(
         config, storage=storage, recovery=recovery, identify_spacing=0,
         cogs=[make, make_blackjack], extensions=extensions, painters=Painters(painters),
     )  # fmt: skip
+    stamps = Stamps()
+    pauses_kept_short.enter_context(stamps.installed(bot))
     runner = asyncio.create_task(bot.start(config.discord.token))
     loop = asyncio.get_running_loop()
     try:
@@ -637,6 +651,8 @@ async def bot_main(
         "gc": pauses.summary(),
         "gc_measured": measured_pauses.summary(),
         "garbage": garbage,
+        "parsed": stamps.parsed,
+        "answered": stamps.answered,
     }
 
 
@@ -654,6 +670,54 @@ def garbage_cycles() -> dict[str, int]:
         gc.set_debug(0)
         gc.garbage.clear()
     return dict(kinds.most_common(25))
+
+
+class Stamps:
+    """When the bot's process parsed each interaction off the gateway and when it sent the
+    interaction's answer, on ``time.monotonic`` (CLOCK_MONOTONIC, one clock for every process
+    on the machine), so an acknowledgement's latency splits into its stages: the fake sending
+    and the bot reading the gateway event, the bot's own work until its answer goes out, and
+    the answer's trip to the fake (whose handling counts too)."""
+
+    def __init__(self) -> None:
+        self.parsed: dict[int, float] = {}
+        self.answered: dict[int, float] = {}
+
+    @contextlib.contextmanager
+    def installed(self, bot: Any) -> Any:
+        from discord.webhook.async_ import AsyncWebhookAdapter
+
+        parsers = bot._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+        respond = AsyncWebhookAdapter.create_interaction_response
+
+        def parse_stamped(data: dict[str, Any]) -> None:
+            self.parsed[int(data["id"])] = time.monotonic()
+            parse(data)
+
+        def respond_stamped(adapter: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+            self.answered[int(interaction_id)] = time.monotonic()
+            return respond(adapter, interaction_id, *args, **kwargs)
+
+        parsers["INTERACTION_CREATE"] = parse_stamped
+        AsyncWebhookAdapter.create_interaction_response = respond_stamped  # type: ignore[assignment]
+        try:
+            yield self
+        finally:
+            parsers["INTERACTION_CREATE"] = parse
+            AsyncWebhookAdapter.create_interaction_response = respond  # type: ignore[method-assign]
+
+
+def stages(bot: dict[str, Any], fake: dict[str, Any]) -> dict[str, list[float]]:
+    """Each measured acknowledgement's stages in ms (see :class:`Stamps`)."""
+    parsed, answered = bot["parsed"], bot["answered"]
+    found: dict[str, list[float]] = {"gateway": [], "bot": [], "answer": []}
+    for interaction_id, sent, acknowledged in fake["acknowledged"]:
+        if interaction_id in parsed and interaction_id in answered:
+            found["gateway"].append((parsed[interaction_id] - sent) * 1000)
+            found["bot"].append((answered[interaction_id] - parsed[interaction_id]) * 1000)
+            found["answer"].append((acknowledged - answered[interaction_id]) * 1000)
+    return found
 
 
 class DrawingClock:
@@ -888,6 +952,12 @@ def report(args: argparse.Namespace, bot: dict[str, Any], fake: dict[str, Any]) 
         f"{kind} {percentile(values, 0.5):.1f} / {percentile(values, 0.99):.1f} ms "
         f"({len(values):,})"
         for kind, values in sorted(by_kind.items(), key=lambda item: -len(item[1]))))  # fmt: skip
+    split = stages(bot, fake)
+    print("    ...p50 / p95 / p99 by stage (ms): " + "; ".join(
+        f"{stage} {percentile(values, 0.5):.1f} / {percentile(values, 0.95):.1f} / "
+        f"{percentile(values, 0.99):.1f}" for stage, values in split.items())
+        + f" ({len(split['bot']):,} matched): the fake sending and the bot reading the event, "
+        "the bot until its answer is sent, the answer until the fake took it")  # fmt: skip
     print(
         f"  fake Discord's CPU       {fake['fake_cpu_seconds'] / args.seconds:>10.0%} of a core "
         "(while measuring: a busy fake answers late, and its lateness counts as the bot's)"
