@@ -51,8 +51,9 @@ it trusts what it observes, and how often it picks a near-best option instead of
 and exploits fully. See ``SETTINGS``.
 
 **The hard level plays from ranges**, as a solid regular does: it opens from position charts
-(``OPEN_RANGES``: raise or fold, narrower over limpers; any two cards when the players behind
-are seen to fold to opens more often than the steal risks, ``_steals``), re-raises from
+(``OPEN_RANGES``: raise or fold, narrower over limpers; from the button and the small blind
+wider against blinds seen folding to opens more than the priors expect, as far as their folds
+pay, up to any two cards against clear over-folders, ``_steals``), re-raises from
 ``RERAISE_RANGES`` and, at three or more players, calls a re-raise only from ``FLAT_RERAISE``,
 weighs every call after the flop by its equity against each opponent's range as the table's
 statistics and the hand's action narrow it, with pot and implied odds, bets thinner for value
@@ -337,8 +338,8 @@ OPEN_RANGES: Mapping[int, float] = {1: 0.42, 2: 0.46, 3: 0.28, 4: 0.2, 5: 0.16, 
 (the blinds included): the strongest share of hands by ``preflop.percentile``. These are the
 usual 6-max charts of winning regulars (UTG ~15%, HJ ~19%, CO ~27%, BTN ~45%, SB ~40% raise or
 fold); from further out at 7-10 players a little tighter again. Heads-up the button opens
-``HEADS_UP_OPEN``. Against blinds who fold to opens too often, any two cards
-(``SmartStrategy._steals``)."""
+``HEADS_UP_OPEN``. From the button and the small blind, wider against blinds who fold to
+opens more than the priors expect (``SmartStrategy._steals``)."""
 HEADS_UP_OPEN = 0.8
 _LOOSE_FIELD = 0.16
 """How much more a hand's preflop equity is worth per unit of the opponents' average range
@@ -356,6 +357,11 @@ _CHART_FIELD = 0.03
 """The hard level opens from its charts unless the field's ranges are wide enough to add more
 than this share to its equity (``_LOOSE_FIELD``: about a third of the way to a table of
 players who enter with any two cards); self-play adds nothing."""
+_STEAL_BEHIND = 2
+"""Steals (``SmartStrategy._steals``) come from the button and the small blind, with at most
+two players left to fold, as people's do: from the cutoff or earlier the chart stands (three
+or more folds rarely pay for a hand outside it, and an early-position open of any two cards
+is no regular's)."""
 _RIVER_BLUFF = {True: 0.45, False: 0.06}
 """How often the hard level bets its air on the river when checked to, with and without a
 blocker (a card of the suit that makes the board's flush, else an ace or the board's top
@@ -580,6 +586,10 @@ class Tendencies:
             loose_width=loose_width,
             full_vpip=rate(stats.vpip, hands, _PRIOR_VPIP, _HANDS_WEIGHT) - wider,
         )
+
+
+_UNKNOWN = Tendencies.of(PlayerStats(), 0.0)
+"""A player nothing is known of: the priors."""
 
 
 def _width(mean: float) -> float:
@@ -952,22 +962,38 @@ class SmartStrategy:
             fraction *= _ISOLATE
         fraction *= 1.0 + 5.0 * self.personality.looseness + 2.5 * self._isolation(view, habits)
         first, second = view.hole
-        return preflop_table().percentile(first, second) <= fraction or self._steals(view, habits)
+        percentile = preflop_table().percentile(first, second)
+        return percentile <= fraction or self._steals(view, habits, percentile, fraction)
 
-    def _steals(self, view: SeatView, habits: list[Tendencies]) -> bool:
-        """Whether the smallest open pays by the folds alone (a steal): when the players behind
-        are seen to fold to a raise more often than risking the open against the pot needs,
-        any two cards open, as a regular steals every button from blinds who defend too
-        little. The chance that everyone folds is from their recorded folds to raises; what
-        a hand wins when called is left out, so only a clear over-folder is stolen from."""
-        if _entered(view):
+    def _steals(
+        self,
+        view: SeatView,
+        habits: list[Tendencies],
+        percentile: float = 1.0,
+        chart: float = 0.0,
+    ) -> bool:
+        """Whether an open outside the chart pays by the folds (a steal), as a regular widens
+        the button's and cutoff's opens against blinds who defend too little.
+
+        An open risks ``risk`` to win the ``pot`` when everyone folds (the chance from their
+        recorded folds to raises); when called, a hand is taken to lose a share of its open
+        that grows with its ``percentile``: all of it for the weakest hand, and at the chart's
+        edge (``chart``) the share at which the chart's last hand breaks even against players
+        who fold as the priors expect (which is what a chart is for). So against such players
+        the chart stands, a player who folds more widens it by as much as his folds pay for,
+        and a clear over-folder is stolen from with any two cards."""
+        behind = view.yet_to_act()
+        if _entered(view) or len(behind) > _STEAL_BEHIND:
             return False
         target = view.big_blind * _OPEN_BB[0]
         risk = target - view.bets[view.seat]
         pot = view.pot_total
         share = (target - view.current_bet) / max(1, pot + risk)
-        folds = math.prod(min(0.95, habits[i].fold_chance(True, share)) for i in view.yet_to_act())
-        return folds * pot > (1.0 - folds) * risk
+        folds = math.prod(min(0.95, habits[i].fold_chance(True, share)) for i in behind)
+        usual = _UNKNOWN.fold_chance(True, share) ** len(behind)
+        edge = min(1.0, usual * pot / max(1e-9, (1.0 - usual) * risk))
+        lost = edge + (1.0 - edge) * max(0.0, percentile - chart) / max(1e-9, 1.0 - chart)
+        return folds * pot > (1.0 - folds) * risk * min(1.0, lost)
 
     def _in_reraise_range(self, view: SeatView, rng: random.Random) -> bool:
         """Whether the hand is in this seat's range for the next preflop raise: any hand may

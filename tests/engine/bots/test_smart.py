@@ -256,3 +256,42 @@ def test_hard_steals_with_any_two_cards_only_from_a_big_blind_who_folds_to_opens
     assert hand.turn is not None and hand.turn.player == 1
     assert choices(HARD, hand, (FOLDER, FOLDER)) == Counter({"RaiseTo": 40})
     assert choices(HARD, hand, (defender, defender)) == Counter({"Fold": 40})
+
+
+# Blinds seen folding to three opens in four: more than the priors expect (about five in
+# eight), not enough for any two cards to open from the button (over about four in five each).
+SLIGHT_FOLDER = dataclasses.replace(
+    FOLDER, faced_raises=60, folded_to_raises=44, faced_big_raises=40, folded_to_big_raises=30
+)
+
+
+def button_first_in(button: str) -> Hand:
+    """A 6-max hand folded round to the button (player 5), who holds ``button``."""
+    hand = stacked(["8s3h", "9c4d", "7s2h", "Kd3c", "Qh2s", button])
+    act_all(hand, Fold(), Fold(), Fold())
+    assert hand.turn is not None and hand.turn.player == 5
+    return hand
+
+
+def test_hard_widens_its_button_opens_only_as_far_as_the_blinds_folds_pay() -> None:
+    # T7o is just outside the button's chart (percentile 0.53 against 0.46): folded against
+    # blinds nothing is known of (the chart is for them), opened against blinds who fold to
+    # opens more than the priors expect. 72o, the worst of hands, still folds against them:
+    # only clear over-folders are stolen from with any two cards.
+    unknown = button_first_in("Th7c")
+    assert choices(HARD, unknown, None) == Counter({"Fold": 40})
+    stats = (SLIGHT_FOLDER, SLIGHT_FOLDER, ROCK, ROCK, ROCK, ROCK)
+    assert choices(HARD, button_first_in("Th7c"), stats) == Counter({"RaiseTo": 40})
+    assert choices(HARD, button_first_in("7h2c"), stats) == Counter({"Fold": 40})
+    over_folders = (FOLDER, FOLDER, ROCK, ROCK, ROCK, ROCK)
+    assert choices(HARD, button_first_in("7h2c"), over_folders) == Counter({"RaiseTo": 40})
+
+
+def test_hard_opens_only_its_chart_from_the_cutoff_even_against_folding_blinds() -> None:
+    # With three players left to fold, a hand outside the chart does not open, however much
+    # the players behind fold: people steal from the button and the small blind.
+    hand = stacked(["8s3h", "9c4d", "7s2h", "Kd3c", "Th7c", "Qh2s"])
+    act_all(hand, Fold(), Fold())
+    assert hand.turn is not None and hand.turn.player == 4
+    stats = (FOLDER, FOLDER, ROCK, ROCK, ROCK, FOLDER)
+    assert choices(HARD, hand, stats) == Counter({"Fold": 40})
