@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from engine.bots.margins import DealNets
 from engine.bots.preflop import preflop_table
 from engine.bots.registry import parse_seats
 from engine.bots.simulate import simulate_holdem
@@ -175,9 +176,21 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="rows per table")
     args = parser.parse_args()
     specs = parse_seats(args.seats)
-    profile = Profile([int(s) for s in args.group.split(",")], len(specs))
-    simulate_holdem(specs, args.hands, seed=args.seed, duplicate=True, on_hand=profile)
+    group = [int(s) for s in args.group.split(",")]
+    profile = Profile(group, len(specs))
+    nets = DealNets(len(specs), block=len(specs))
+
+    def both(hand: Hand, order: Sequence[int]) -> None:
+        profile(hand, order)
+        nets(hand, order)
+
+    simulate_holdem(specs, args.hands, seed=args.seed, duplicate=True, on_hand=both)
     print(f"{args.seats}, group {args.group}, {args.hands:,} duplicate hands, seed {args.seed}")
+    others = [seat for seat in range(len(specs)) if seat not in group]
+    margin = nets.margin(group, others, 2)
+    low, high = margin.interval_95
+    print(f"margin: {margin.bb_per_100:+.1f} +/- {margin.stderr_bb_per_100:.1f} bb/100, "
+          f"95% interval [{low:+.1f}, {high:+.1f}] over {margin.units:,} deals")  # fmt: skip
     profile.report(2, args.top)
     print()
     profile.report_cbets(len(specs))
