@@ -173,8 +173,9 @@ level's ranges are those of issue 16, which match the usual published profile of
 tight-aggressive 6-max regular (PokerTracker/Hold'em Manager population guides: VPIP about
 20-28, PFR 16-23, 3-bet 6-9%, AF 2-4, WTSD 24-30); ``hard`` is a solid regular who may give
 up more without a hand (its full reads make it fold more: WTSD 17.8 in self-play before it
-learned to steal, 24.9 since) and steals the blinds from players who defend too little
-(``SmartStrategy._steals``: VPIP 29.7 in self-play, at the loose end of a regular's); ``easy``
+learned to steal, 19.2 now) and widens its button and small-blind opens against blinds who
+defend too little (``SmartStrategy._steals``: VPIP 29.1 in self-play, at the loose end of a
+regular's); ``easy``
 is a loose, passive recreational player (a calling station: VPIP 35+, AF under 1.6, to
 showdown far more often). The normal level's AF measures 2.15 (seed 2024, 3,000 hands; 1.82
 before it raised its strong hands for value, ``PostflopStyle.value_raise``, and folded more
