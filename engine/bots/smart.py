@@ -967,14 +967,10 @@ class SmartStrategy:
         return percentile <= fraction or self._steals(view, habits, percentile, fraction)
 
     def _steals(
-        self,
-        view: SeatView,
-        habits: list[Tendencies],
-        percentile: float = 1.0,
-        chart: float = 0.0,
+        self, view: SeatView, habits: list[Tendencies], percentile: float, chart: float
     ) -> bool:
         """Whether an open outside the chart pays by the folds (a steal), as a regular widens
-        the button's and cutoff's opens against blinds who defend too little.
+        the button's and the small blind's opens against blinds who defend too little.
 
         An open risks ``risk`` to win the ``pot`` when everyone folds (the chance from their
         recorded folds to raises); when called, a hand is taken to lose a share of its open
