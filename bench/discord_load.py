@@ -58,7 +58,7 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -585,6 +585,7 @@ async def bot_main(
     loop = asyncio.get_running_loop()
     try:
         measuring = await loop.run_in_executor(None, conn.recv)
+        stamps.forget()  # the warm-up's clicks are not measured: their stamps only take memory
         drawing = DrawingClock()
         drawing.watch(bot.drawing)  # both games draw in the bot's one executor
         drawing.begin()
@@ -683,8 +684,12 @@ class Stamps:
         self.parsed: dict[int, float] = {}
         self.answered: dict[int, float] = {}
 
+    def forget(self) -> None:
+        self.parsed.clear()
+        self.answered.clear()
+
     @contextlib.contextmanager
-    def installed(self, bot: Any) -> Any:
+    def installed(self, bot: Any) -> Iterator[Stamps]:
         from discord.webhook.async_ import AsyncWebhookAdapter
 
         parsers = bot._connection.parsers
