@@ -7,6 +7,7 @@ import asyncio
 import functools
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -299,3 +300,61 @@ async def test_a_checkpoint_in_flight_ends_before_the_database_closes(db_path: P
     # The last connection folded the log into the database file.
     assert not await asyncio.to_thread(Path(f"{db_path}-wal").exists)
     assert pragma(db_path, "user_version") == latest_version()
+
+
+async def test_writes_run_on_the_event_loop_under_normal_and_on_the_writers_thread_under_full(
+    db_path: Path,
+) -> None:
+    loop_thread = threading.get_ident()
+    ran_on: dict[Synchronous, int] = {}
+    for level in (Synchronous.NORMAL, Synchronous.FULL):
+        backend = await SqliteBackend.open(db_path, synchronous=level)
+        try:
+            ran_on[level] = await backend.write(lambda tx: threading.get_ident())
+        finally:
+            await backend.close()
+    assert ran_on[Synchronous.NORMAL] == loop_thread
+    assert ran_on[Synchronous.FULL] != loop_thread
+
+
+async def test_a_write_that_finds_another_process_holding_the_lock_waits_off_the_event_loop(
+    db_path: Path,
+) -> None:
+    async with await Storage.open(db_path, busy_timeout=5) as storage:
+        await storage.ensure_account(GUILD, ALICE)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            grant = asyncio.create_task(storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="g"))
+            for _ in range(50):  # the loop goes on turning while the grant waits for the lock
+                await asyncio.sleep(0)
+            assert not grant.done()
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert (await grant).balance == 1_005
+        # Once the wait is over, writes run on the loop again without waiting there.
+        assert (await storage.admin_grant(GUILD, ALICE, 5, actor_id=9, key="h")).balance == 1_010
+
+
+async def test_a_task_writing_in_a_loop_lets_the_event_loops_other_tasks_run(
+    db_path: Path,
+) -> None:
+    backend = await SqliteBackend.open(db_path, synchronous=Synchronous.NORMAL)
+    turns: list[int] = []
+
+    async def other_task() -> None:
+        while True:
+            turns.append(len(turns))
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(other_task())
+    try:
+        await asyncio.sleep(0)
+        before = len(turns)
+        for guild in range(20):
+            await backend.write(functools.partial(_insert_guild, guild=guild))
+        assert len(turns) - before >= 20
+    finally:
+        task.cancel()
+        await backend.close()
