@@ -546,8 +546,8 @@ class SqliteBackend:
         (``bench/storage_throughput.py``, issue 21). When another process holds the write lock,
         the wait for it (up to the busy timeout) is taken on the writer's thread, never on the
         loop. Under ``FULL`` every commit waits for the disk, so every write runs on the thread.
-        Either way a write lets the loop's other tasks run first: a caller writing in a loop
-        never starves them.
+        Either way a write gives the loop's other tasks a turn (on the loop, before it starts),
+        so a caller writing in a loop never starves them.
         """
         if self._inline_busy_ms is not None:
             await asyncio.sleep(0)
