@@ -34,6 +34,12 @@ PostgreSQL.
         [--only sqlite|postgres] [--postgres URL] [--commit-delay MICROSECONDS]
     .venv/bin/python bench/storage_throughput.py --lease [--seconds 1.5] [--repeats 5]
     .venv/bin/python bench/storage_throughput.py --cost [--postgres-hands 300]
+    .venv/bin/python bench/storage_throughput.py --bulk 10000
+
+With ``--bulk MEMBERS`` it measures only how long a season reset of MEMBERS wallets (a bulk write)
+holds up the event loop on SQLite at ``NORMAL``: the longest gap between the turns of a task that
+wakes every millisecond, against the reset's own time in the same run (a short write runs on the
+loop itself; a bulk one on the writer's thread).
 
 With ``--cost`` it measures only what one PostgreSQL settlement costs (issue 21): its median and
 p90 latency with one writer in a cluster with fsync off (round trips, not the disk), and the CPU
@@ -625,6 +631,46 @@ def lease_main(args: argparse.Namespace, seconds: float, repeats: int) -> None:
     print_lease_overhead("PostgreSQL", postgres_rates)
 
 
+async def bulk_stall(path: Path, members: int) -> tuple[float, float]:
+    """(seconds a season reset of ``members`` wallets took, the event loop's longest gap between
+    turns meanwhile) on a fresh SQLite database at the default ``NORMAL``."""
+    async with await Storage.open(path) as storage:
+        for member in range(1, members + 1):
+            await storage.ensure_account(1, member)
+        loop = asyncio.get_running_loop()
+        longest = 0.0
+        resetting = True
+
+        async def ticker() -> None:
+            nonlocal longest
+            last = loop.time()
+            while resetting:
+                await asyncio.sleep(0.001)
+                now = loop.time()
+                longest, last = max(longest, now - last), now
+
+        ticking = asyncio.create_task(ticker())
+        await asyncio.sleep(0.01)
+        longest = 0.0
+        began = time.perf_counter()
+        await storage.start_season(1, reset_to=500, key="bench-reset")
+        took = time.perf_counter() - began
+        resetting = False
+        await ticking
+    return took, longest
+
+
+def bulk_main(args: argparse.Namespace, members: int) -> None:
+    if members < 1:
+        raise SystemExit("--bulk takes a number of members, at least 1")
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        took, longest = asyncio.run(bulk_stall(Path(folder) / "bulk.db", members))
+    print(
+        f"season reset of {members:,} wallets (SQLite, NORMAL): {took * 1000:.1f} ms; the event "
+        f"loop's longest gap meanwhile {longest * 1000:.1f} ms (x{longest / took:.2f} of the reset)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
@@ -651,6 +697,13 @@ def main() -> None:
         "--postgres-hands", type=int, default=320, help="settlements measured with --cost"
     )
     parser.add_argument(
+        "--bulk",
+        type=int,
+        default=None,
+        metavar="MEMBERS",
+        help="only how long a season reset of MEMBERS wallets holds up the event loop",
+    )
+    parser.add_argument(
         "--only",
         choices=("sqlite", "postgres"),
         default=None,
@@ -671,6 +724,9 @@ def main() -> None:
         return
     if args.cost:
         cost_main(args)
+        return
+    if args.bulk is not None:
+        bulk_main(args, args.bulk)
         return
 
     load = os.getloadavg()

@@ -132,8 +132,11 @@ class Backend(Protocol):
     path: str
     schema_version: int
 
-    async def write(self, body: Callable[[Transaction], R]) -> R:
-        """Run ``body`` in one serialized read-write transaction; roll back if it raises."""
+    async def write(self, body: Callable[[Transaction], R], *, bulk: bool = False) -> R:
+        """Run ``body`` in one serialized read-write transaction; roll back if it raises.
+
+        ``bulk``: the body's rows grow with a guild's members or a tournament's field, so it may
+        take long, and must not run on the event loop (SQLite's short writes may)."""
         ...
 
     async def read(self, body: Callable[[Transaction], R]) -> R:

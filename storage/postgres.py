@@ -616,9 +616,10 @@ class PostgresBackend:
         many times a transaction waited for the server."""
         return sum(slot.round_trips for slot in self._slots)
 
-    async def write(self, body: Callable[[Transaction], R]) -> R:
+    async def write(self, body: Callable[[Transaction], R], *, bulk: bool = False) -> R:
         """Run ``body`` in one READ COMMITTED transaction; it serializes itself per guild
-        through :meth:`PostgresTransaction.lock_guild` before reading anything."""
+        through :meth:`PostgresTransaction.lock_guild` before reading anything. Every write runs
+        on a worker thread, so a ``bulk`` one is already off the event loop."""
         return await self._submit("BEGIN ISOLATION LEVEL READ COMMITTED", body)
 
     async def read(self, body: Callable[[Transaction], R]) -> R:

@@ -384,13 +384,22 @@ class Storage:
         body: Callable[[Work], R],
         *,
         guild: GuildLock,
+        bulk: bool = False,
     ) -> R:
         """Run ``body`` as one idempotent operation: replay a stored result for a known key.
 
         ``guild`` locks the guild whose writes this one is ordered with (see
-        :meth:`Transaction.lock_guild`), before anything else is read."""
+        :meth:`Transaction.lock_guild`), before anything else is read; ``bulk`` as for
+        :meth:`Backend.write`."""
         return await self._operate_asking(
-            name, key, arguments, result_type, _ask_nothing, lambda work, _: body(work), guild=guild
+            name,
+            key,
+            arguments,
+            result_type,
+            _ask_nothing,
+            lambda work, _: body(work),
+            guild=guild,
+            bulk=bulk,
         )
 
     async def _operate_asking(
@@ -403,6 +412,7 @@ class Storage:
         body: Callable[[Work, A], R],
         *,
         guild: GuildLock,
+        bulk: bool = False,
     ) -> R:
         """:meth:`_operate` for a body that states its reads up front: ``ask`` starts them
         (:meth:`Transaction.ask`) and ``body`` gets what it returned, so that the lock, the
@@ -427,9 +437,11 @@ class Storage:
             work.record(name, key, print_, codec.dumps(result))
             return result
 
-        return await self._backend.write(run)
+        return await self._backend.write(run, bulk=bulk)
 
-    async def _write(self, body: Callable[[Work], R], *, guild: GuildLock | None) -> R:
+    async def _write(
+        self, body: Callable[[Work], R], *, guild: GuildLock | None, bulk: bool = False
+    ) -> R:
         """A write that is naturally idempotent and needs no key (settings, recovery).
 
         ``guild`` as for :meth:`_operate`; None only for a body that locks what it touches."""
@@ -440,7 +452,7 @@ class Storage:
                 guild(tx)
             return body(self._work(tx, now))
 
-        return await self._backend.write(run)
+        return await self._backend.write(run, bulk=bulk)
 
     def _work(self, tx: Transaction, now: datetime) -> Work:
         work = Work(tx, now, self._economy)
@@ -1214,6 +1226,7 @@ class Storage:
             tournaments.TournamentRefunds,
             lambda work: tournaments.cancel(work, tournament_id, actor_id, reason),
             guild=_tournament_guild(tournament_id),
+            bulk=True,  # a refund for every entry
         )
 
     async def pay_tournament_entry(
@@ -1275,6 +1288,7 @@ class Storage:
             tuple[tournaments.TournamentEntry, ...],
             lambda work: tournaments.start(work, tournament_id, [str(name) for name in names]),
             guild=_tournament_guild(tournament_id),
+            bulk=True,  # the field's entries, and a payment for every bot
         )
 
     async def save_tournament_state(
@@ -1349,6 +1363,7 @@ class Storage:
             tournaments.TournamentFinished,
             lambda work: tournaments.finish(work, tournament_id, places, prizes),
             guild=_tournament_guild(tournament_id),
+            bulk=True,  # a place for every entry
         )
 
     async def set_tournament_lobby_message(
@@ -1581,7 +1596,9 @@ class Storage:
         shards = shards or self.shards
         owns = None if shards is None else shards.owns
         instance_id = None if self.instance is None else self.instance.instance_id
-        return await self._write(lambda work: recover(work, owns, instance_id), guild=None)
+        return await self._write(
+            lambda work: recover(work, owns, instance_id), guild=None, bulk=True
+        )
 
     # --- instance leases (storage/instances.py) ----------------------------------------------
 
@@ -1693,7 +1710,7 @@ class Storage:
             raise database_copy.CopySourceInconsistent(self.path, len(source_check.problems))
         rows = await self._read(database_copy.dump)
         where = target.path
-        await target._backend.write(lambda tx: database_copy.load(tx, rows, where))
+        await target._backend.write(lambda tx: database_copy.load(tx, rows, where), bulk=True)
         database_copy.compare(rows, await target._read(database_copy.dump))
         return database_copy.CopyReport(
             source=self.path,
@@ -1864,7 +1881,9 @@ class Storage:
     async def rebuild_stats(self, count: player_counts.HandCounter) -> player_counts.Recount:
         """Replace every statistics row by a recount, in one transaction (run it while the bot
         is stopped: a hand settled meanwhile would be counted by whichever commits last)."""
-        return await self._write(lambda work: player_counts.rebuild(work.tx, count), guild=None)
+        return await self._write(
+            lambda work: player_counts.rebuild(work.tx, count), guild=None, bulk=True
+        )
 
     async def current_season(self, guild_id: int) -> Season:
         """The guild's current season (season 1 begins at the guild's first use)."""
@@ -1897,6 +1916,7 @@ class Storage:
             SeasonStarted,
             lambda work: stats.start_season(work, guild_id, name, reset_to, actor_id),
             guild=_in_guild(guild_id),
+            bulk=True,  # every member's balance archived, and with a reset every wallet set
         )
 
     # --- ledger and exports ------------------------------------------------------------------

@@ -358,3 +358,46 @@ async def test_a_task_writing_in_a_loop_lets_the_event_loops_other_tasks_run(
     finally:
         task.cancel()
         await backend.close()
+
+
+async def test_a_bulk_write_runs_on_the_writers_thread_even_under_normal(db_path: Path) -> None:
+    loop_thread = threading.get_ident()
+    backend = await SqliteBackend.open(db_path, synchronous=Synchronous.NORMAL)
+    try:
+        short = await backend.write(lambda tx: threading.get_ident())
+        bulk = await backend.write(functools.partial(_insert_guild_on, guild=5), bulk=True)
+        assert await backend.read(lambda tx: tx.value("SELECT COUNT(*) FROM guilds")) == 1
+    finally:
+        await backend.close()
+    assert short == loop_thread
+    assert bulk != loop_thread
+
+
+async def test_a_season_reset_writes_off_the_event_loop_and_a_daily_claim_on_it(
+    db_path: Path,
+) -> None:
+    loop_thread = threading.get_ident()
+    ran_on: dict[str, set[int]] = {}
+
+    def trace(statement: str) -> None:
+        words = " ".join(statement.split()[:3])
+        ran_on.setdefault(words, set()).add(threading.get_ident())
+
+    async with await Storage.open(db_path) as storage:
+        for member in range(ALICE, ALICE + 20):
+            await storage.ensure_account(GUILD, member)
+        writer = storage._backend._writer_raw  # type: ignore[attr-defined]
+        writer.set_trace_callback(trace)
+        await storage.claim_daily(GUILD, ALICE, key="daily")
+        claim_threads = set().union(*ran_on.values())
+        ran_on.clear()
+        started = await storage.start_season(GUILD, reset_to=500, key="season")
+        writer.set_trace_callback(None)
+        assert started.balances_reset == 20
+    assert claim_threads == {loop_thread}
+    assert ran_on["INSERT INTO season_balances"] == ran_on["COMMIT"] != {loop_thread}
+
+
+def _insert_guild_on(tx: Transaction, *, guild: int) -> int:
+    _insert_guild(tx, guild=guild)
+    return threading.get_ident()
