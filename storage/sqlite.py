@@ -9,9 +9,10 @@ one that checkpoints the log beside the writer (``storage/sqlite_checkpoint.py``
 A write's body runs as one call: under ``synchronous=NORMAL`` on the event loop itself (a commit
 only hands the log to the OS; the hop to a thread and back cost a settlement a third of its time),
 under ``FULL``, for a ``bulk`` write, or while another process holds the write lock, on the
-writer connection's own aiosqlite thread (see :meth:`SqliteBackend.write`). A read's body runs on the reader's thread. If
-the awaiting coroutine is cancelled, the body still finishes and commits or rolls back as a unit;
-a caller that retries with the same idempotency key then gets the stored result.
+writer connection's own aiosqlite thread (see :meth:`SqliteBackend.write`). A read's body runs
+on the reader's thread. If the awaiting coroutine is cancelled, the body still finishes and
+commits or rolls back as a unit; a caller that retries with the same idempotency key then gets
+the stored result.
 """
 
 from __future__ import annotations
@@ -547,9 +548,9 @@ class SqliteBackend:
         the wait for it (up to the busy timeout) is taken on the writer's thread, never on the
         loop. Under ``FULL`` every commit waits for the disk, so every write runs on the thread.
         Either way a write gives the loop's other tasks a turn (on the loop, before it starts),
-        so a caller writing in a loop never starves them. A ``bulk`` write (its rows grow with a
-        guild's members or a tournament's field: a season reset of 10,000 wallets takes 0.14-0.23
-        s) always runs on the writer's thread, so the loop's clicks do not wait for it
+        so a caller writing in a loop never starves them. A ``bulk`` write, whose rows grow with
+        a guild's members or a tournament's field (a season reset of 10,000 wallets takes about
+        150 ms), always runs on the writer's thread, so the loop's clicks do not wait for it
         (``bench/storage_throughput.py --bulk 10000``).
         """
         inline = self._inline_busy_ms is not None and not bulk
